@@ -272,6 +272,8 @@ private:
   // cp.async copies) since the last fence.proxy.async, in the order the code is printed: true at
   // the top of every loop body and after every branch or loop (the barrier's fence, sm_90a).
   bool genericWrites_ = true;
+  /// How many loops (For, While) enclose the statement being emitted.
+  int loopDepth_ = 0;
   // product left in flight -> the registers its loop keeps the accumulator in (heldAccumulators)
   std::map<const ir::SharedDot *, std::string> heldRegs_;
   void wgmmaDescriptor(int b, const std::string &prefix);

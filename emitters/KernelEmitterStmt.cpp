@@ -415,8 +415,9 @@ void KernelEmitter::atomicStore(const Store *st) {
     return;
   }
   if (pt.isScalar()) {
-    // One thread updates and hands the old value to the others through shared memory; the second
-    // barrier keeps the next write of the buffer (a loop's next iteration) after every read.
+    // One thread updates and hands the old value to the others through shared memory. The buffer
+    // is this statement's own: only a loop's next iteration writes it again, so only in a loop
+    // does a second barrier keep that write after every read.
     const std::string T = cppType(st->result->type, hooks_);
     const std::string buf = names_.unique(varNames_.at(st->result->id) + "_smem");
     const std::string call = atomicCall(st, {});
@@ -434,7 +435,8 @@ void KernelEmitter::atomicStore(const Store *st) {
     }
     w_->line("__syncthreads();");
     w_->line(lhs(st->result, {}) + " = " + buf + ";");
-    w_->line("__syncthreads();");
+    if (loopDepth_ > 0)
+      w_->line("__syncthreads();  // every thread has read it before the next iteration writes it");
     return;
   }
   const bool replicated = holdsCopies(pt);
@@ -2017,7 +2019,9 @@ void KernelEmitter::stmt(const Stmt &s) {
                                   ")", w_->indentWidth(), ";"));
       // The last iteration's writes, at the top of the next.
       genericWrites_ = genericWrites_ || writesGenerically(f->body);
+      ++loopDepth_;
       stmt(f->body);
+      --loopDepth_;
     }
     genericWrites_ = genericWrites_ || writesGenerically(f->body);
     heldAccumulators(f, false);
@@ -2028,7 +2032,9 @@ void KernelEmitter::stmt(const Stmt &s) {
     {
       auto b = w_->block("while (" + scalar(wh->cond).text + ")");
       genericWrites_ = true;
+      ++loopDepth_;
       stmt(wh->body);
+      --loopDepth_;
     }
     genericWrites_ = true;
     return;

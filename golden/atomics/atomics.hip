@@ -2860,7 +2860,6 @@ __global__ void __launch_bounds__(NUM_THREADS) tickets(
       ticket_smem = tilec::rt::atomic_add<tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(state, 1);
     __syncthreads();
     ticket = ticket_smem;
-    __syncthreads();
   }
   // atomics.cpp:102: int odd = tl::atomic_add(state + 1, pid, pid % 2 == 1, tl::relaxed);
   int odd;
@@ -2870,7 +2869,6 @@ __global__ void __launch_bounds__(NUM_THREADS) tickets(
       odd_smem = (pid % 2 == 1) ? tilec::rt::atomic_add<tilec::rt::Sem::relaxed, tilec::rt::Scope::gpu>(&state[1], pid) : 0;
     __syncthreads();
     odd = odd_smem;
-    __syncthreads();
   }
   // atomics.cpp:103: tl::store(ticket_of + 2 * pid, ticket);
   if (threadIdx.x == 0)  // one thread stores a scalar
@@ -2926,7 +2924,7 @@ __global__ void __launch_bounds__(NUM_THREADS) tickets(
           cas_old_smem = tilec::rt::atomic_cas<tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(&state[2], 0, 1);
         __syncthreads();
         cas_old = cas_old_smem;
-        __syncthreads();
+        __syncthreads();  // every thread has read it before the next iteration writes it
       }
       if (cas_old == 0) {
         stop_loop = true;

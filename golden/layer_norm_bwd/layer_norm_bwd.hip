@@ -186,7 +186,7 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_bwd_dx_fused_lock(
           cas_old_smem = tilec::rt::atomic_cas<tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(Lock, 0, 1);
         __syncthreads();
         cas_old = cas_old_smem;
-        __syncthreads();
+        __syncthreads();  // every thread has read it before the next iteration writes it
       }
       if (cas_old != 1) {
         stop_loop = true;
@@ -458,7 +458,7 @@ __global__ void __launch_bounds__(NUM_THREADS) layer_norm_bwd_dx_fused_lock(
           cas_old_smem = tilec::rt::atomic_cas<tilec::rt::Sem::acq_rel, tilec::rt::Scope::gpu>(Lock, 0, 1);
         __syncthreads();
         cas_old = cas_old_smem;
-        __syncthreads();
+        __syncthreads();  // every thread has read it before the next iteration writes it
       }
       if (cas_old != 1) {
         stop_loop = true;
