@@ -107,9 +107,14 @@ public:
   /// other branch, as an early return does; a `continue` then runs `tail` (a for's increment, which
   /// the body's end runs too), a `break` sets `stop`, which the loop's condition tests first. In a
   /// loop whose condition cannot take `stop` (tl::range, tl::static_range) `stop` is null.
+  /// A jump inside a statement nested in the body (an `if` in an `if`, a block) sets the body's
+  /// flag `skip_rest` instead (and a `break` `stop` too); the statements after that statement run
+  /// under `if (!skip_rest)`, and where they do not, a `continue`'s `tail` still runs.
   struct LoopJumps {
     const clang::Expr *tail = nullptr;
     ir::Var stop;
+    ir::Var *skip = nullptr; ///< the body's skip flag, made by the first nested jump
+    bool nested = false;     ///< lowering inside such a statement (its caller runs the tail)
   };
   ir::Stmt lowerLoopBody(const clang::Stmt *body, const LoopJumps &jumps);
   /// `while (cond) body` (`tail` a for loop's increment, run after the body and by a `continue`) as
@@ -121,6 +126,8 @@ public:
                   const clang::Expr *tail, std::vector<ir::Stmt> &scoped);
   void lowerLoopItems(const std::vector<const clang::Stmt *> &items, std::vector<ir::Stmt> &out,
                       const LoopJumps &jumps);
+  /// The first `break` or `continue` of this loop's body in `s` (not in a loop or switch within).
+  static const clang::Stmt *loopJump(const clang::Stmt *s);
   /// The `break` that leaves this loop's body `s` (in it, not in a loop or switch within), if any.
   static const clang::BreakStmt *loopBreak(const clang::Stmt *s);
   /// The flag a loop with a `break` stops on (declared false in `out`), null without one.

@@ -422,67 +422,167 @@ ir::Expr KernelLowering::stopTest(const ir::Var &stop, ir::Expr c, ir::SourceLoc
 
 ir::Stmt KernelLowering::lowerLoopBody(const clang::Stmt *body, const LoopJumps &jumps) {
   std::vector<ir::Stmt> out;
-  lowerLoopItems(stmtList(body), out, jumps);
+  ir::Var skip; // made by the first jump inside a nested statement
+  LoopJumps j = jumps;
+  j.skip = &skip;
+  lowerLoopItems(stmtList(body), out, j);
+  if (skip) // false at the top of every iteration
+    out.insert(out.begin(),
+               ir::Decl::make(skip, ir::IntImm::make(ScalarType::Bool, 0, loc(body)), loc(body)));
   return ir::Block::make(std::move(out), loc(body));
+}
+
+const clang::Stmt *KernelLowering::loopJump(const clang::Stmt *s) {
+  using namespace clang;
+  if (!s || isa<ForStmt>(s) || isa<WhileStmt>(s) || isa<DoStmt>(s) || isa<CXXForRangeStmt>(s) ||
+      isa<SwitchStmt>(s) || isa<LambdaExpr>(s))
+    return nullptr;
+  if (isa<BreakStmt>(s) || isa<ContinueStmt>(s))
+    return s;
+  for (const Stmt *child : s->children())
+    if (const Stmt *j = loopJump(child))
+      return j;
+  return nullptr;
 }
 
 void KernelLowering::lowerLoopItems(const std::vector<const clang::Stmt *> &items,
                                     std::vector<ir::Stmt> &out, const LoopJumps &jumps) {
   using namespace clang;
-  auto tail = [&] { // what the end of the body and a `continue` run
-    if (jumps.tail) {
+  auto tail = [&] { // what the end of the body and a `continue` run (the outermost level's)
+    if (jumps.tail && !jumps.nested) {
       PendingScope inc(*this, &out);
       lowerExprStmt(jumps.tail, out);
     }
+  };
+  auto setSkip = [&](const Stmt *at) { // a jump inside a nested statement: skip the rest
+    if (!*jumps.skip)
+      *jumps.skip =
+          k.newVar("skip_rest", ir::Type::scalar(ScalarType::Bool), ir::VarKind::Local, loc(at));
+    out.push_back(
+        ir::Assign::make(*jumps.skip, ir::IntImm::make(ScalarType::Bool, 1, loc(at)), loc(at)));
   };
   auto endsInJump = [](const std::vector<const Stmt *> &b) {
     return !b.empty() && (isa<BreakStmt>(b.back()) || isa<ContinueStmt>(b.back()));
   };
   for (size_t i = 0; i < items.size(); ++i) {
     const Stmt *s = items[i];
-    if (isa<BreakStmt>(s)) { // the statements after it never run
-      if (!jumps.stop)
-        fe.fail(DiagId::BreakInRange, s->getBeginLoc());
-      out.push_back(
-          ir::Assign::make(jumps.stop, ir::IntImm::make(ScalarType::Bool, 1, loc(s)), loc(s)));
+    while (auto *as = dyn_cast<AttributedStmt>(s)) // `[[likely]] { ... }`: the statement itself
+      s = as->getSubStmt();
+    if (isa<BreakStmt>(s) || isa<ContinueStmt>(s)) {
+      const bool isBreak = isa<BreakStmt>(s);
+      if (i + 1 < items.size()) // C++ allows it; the statements after would be lost silently
+        fe.fail(DiagId::AfterJump, items[i + 1]->getBeginLoc(), {isBreak ? "break" : "continue"});
+      if (isBreak) { // the loop's condition tests `stop` first
+        if (!jumps.stop)
+          fe.fail(DiagId::BreakInRange, s->getBeginLoc());
+        out.push_back(
+            ir::Assign::make(jumps.stop, ir::IntImm::make(ScalarType::Bool, 1, loc(s)), loc(s)));
+      }
+      if (jumps.nested)
+        setSkip(s);
+      else if (!isBreak)
+        tail();
       return;
     }
-    if (isa<ContinueStmt>(s))
-      return tail();
     auto *is = dyn_cast<IfStmt>(s);
+    const bool plainIf = is && !is->isConstexpr() && !is->isConsteval() && !is->getInit() &&
+                         !is->getConditionVariable();
     std::vector<const Stmt *> thenItems, elseItems;
-    if (is && !is->isConstexpr() && !is->isConsteval() && !is->getInit() &&
-        !is->getConditionVariable()) {
+    if (plainIf) {
       thenItems = stmtList(is->getThen());
       elseItems = stmtList(is->getElse());
     }
     const bool thenJumps = endsInJump(thenItems), elseJumps = endsInJump(elseItems);
-    if (!thenJumps && !elseJumps) {
+    std::vector<const Stmt *> rest(items.begin() + long(i) + 1, items.end());
+    if (thenJumps || elseJumps) {
+      // `if (c) { A; continue; } B;` is `if (c) { A; } else { B; }`.
+      if (!thenJumps)
+        thenItems.insert(thenItems.end(), rest.begin(), rest.end());
+      if (!elseJumps)
+        elseItems.insert(elseItems.end(), rest.begin(), rest.end());
+      ir::Expr c;
+      {
+        PendingScope here(*this, &out); // the condition's calls run before the `if`
+        c = lowerCond(is->getCond());
+      }
+      std::vector<ir::Stmt> thenOut, elseOut;
+      lowerLoopItems(thenItems, thenOut, jumps);
+      lowerLoopItems(elseItems, elseOut, jumps);
+      if (thenOut.empty() && !elseOut.empty()) { // `if (c) continue; B;` is `if (!c) { B; }`
+        out.push_back(ir::If::make(negated(c), ir::Block::make(std::move(elseOut), loc(is)),
+                                   nullptr, loc(is)));
+        return;
+      }
+      out.push_back(ir::If::make(
+          c, ir::Block::make(std::move(thenOut), loc(is->getThen())),
+          elseOut.empty() ? nullptr : ir::Block::make(std::move(elseOut), loc(is)), loc(is)));
+      return;
+    }
+    if (!loopJump(s)) {
       lowerStmt(s, out);
       continue;
     }
-    // `if (c) { A; continue; } B;` is `if (c) { A; } else { B; }`.
-    std::vector<const Stmt *> rest(items.begin() + long(i) + 1, items.end());
-    if (!thenJumps)
-      thenItems.insert(thenItems.end(), rest.begin(), rest.end());
-    if (!elseJumps)
-      elseItems.insert(elseItems.end(), rest.begin(), rest.end());
-    ir::Expr c;
-    {
-      PendingScope here(*this, &out); // the condition's calls run before the `if`
-      c = lowerCond(is->getCond());
+    // A jump deeper inside `s` (an `if` in an `if`, a block): it sets the body's skip flag, and
+    // the statements after `s` run where it is not set.
+    LoopJumps inner = jumps;
+    inner.nested = true;
+    auto nestedBlock = [&](const Stmt *b) {
+      std::vector<ir::Stmt> o;
+      if (b)
+        lowerLoopItems(stmtList(b), o, inner);
+      return ir::Block::make(std::move(o), loc(b ? b : s));
+    };
+    if (isa<CompoundStmt>(s)) {
+      out.push_back(nestedBlock(s));
+    } else if (is && !is->isConsteval() && !is->getConditionVariable()) {
+      std::vector<ir::Stmt> scoped; // an init statement's variables live in the `if`
+      std::vector<ir::Stmt> &target = is->getInit() ? scoped : out;
+      if (is->getInit())
+        lowerStmt(is->getInit(), scoped);
+      if (is->isConstexpr()) {
+        bool v = false;
+        if (!is->getCond()->EvaluateAsBooleanCondition(v, ctx))
+          fe.fail(DiagId::NotConstant, is->getCond()->getExprLoc(),
+                  {"the condition of 'if constexpr'", fe.text(is->getCond()->getSourceRange())});
+        target.push_back(nestedBlock(v ? is->getThen() : is->getElse()));
+      } else {
+        ir::Expr c;
+        {
+          PendingScope here(*this, &target);
+          c = lowerCond(is->getCond());
+        }
+        ir::Stmt thenS = nestedBlock(is->getThen());
+        ir::Stmt elseS = is->getElse() ? nestedBlock(is->getElse()) : nullptr;
+        target.push_back(ir::If::make(c, thenS, elseS, loc(is)));
+      }
+      if (is->getInit())
+        out.push_back(ir::Block::make(std::move(scoped), loc(is)));
+    } else {
+      lowerStmt(s, out); // reports the jump where it cannot be lowered
+      continue;
     }
-    std::vector<ir::Stmt> thenOut, elseOut;
-    lowerLoopItems(thenItems, thenOut, jumps);
-    lowerLoopItems(elseItems, elseOut, jumps);
-    if (thenOut.empty() && !elseOut.empty()) { // `if (c) continue; B;` is `if (!c) { B; }`
-      out.push_back(
-          ir::If::make(negated(c), ir::Block::make(std::move(elseOut), loc(is)), nullptr, loc(is)));
+    std::vector<ir::Stmt> restOut, skipped;
+    const ir::SourceLoc at = loc(loopJump(s)); // the guard's comment names the jump
+    lowerLoopItems(rest, restOut, jumps);
+    if (*jumps.skip == nullptr) { // the jump was in a branch that `if constexpr` left out
+      out.insert(out.end(), restOut.begin(), restOut.end());
       return;
     }
-    out.push_back(ir::If::make(
-        c, ir::Block::make(std::move(thenOut), loc(is->getThen())),
-        elseOut.empty() ? nullptr : ir::Block::make(std::move(elseOut), loc(is)), loc(is)));
+    if (jumps.tail && !jumps.nested) { // a `continue` still runs the increment, a `break` not
+      PendingScope inc(*this, &skipped);
+      lowerExprStmt(jumps.tail, skipped);
+      if (jumps.stop) {
+        ir::Expr go = ir::Unary::make(ir::UnaryOp::Not, ir::VarRef::make(jumps.stop, at), at);
+        skipped = {ir::If::make(go, ir::Block::make(std::move(skipped), at), nullptr, at)};
+      }
+    }
+    ir::Expr skip = ir::VarRef::make(*jumps.skip, at);
+    if (!restOut.empty())
+      out.push_back(ir::If::make(
+          ir::Unary::make(ir::UnaryOp::Not, skip, at), ir::Block::make(std::move(restOut), at),
+          skipped.empty() ? nullptr : ir::Block::make(std::move(skipped), at), at));
+    else if (!skipped.empty())
+      out.push_back(ir::If::make(skip, ir::Block::make(std::move(skipped), at), nullptr, at));
     return;
   }
   tail();

@@ -17,32 +17,32 @@ __global__ void __launch_bounds__(NUM_THREADS) first_block_above(
     const float *x, int *first, int rows, int cols, float limit) {
   alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
   float *max_v_smem = reinterpret_cast<float *>(smem + 0);
-  // jumps.cpp:14: int row = tl::program_id(0);
+  // jumps.cpp:16: int row = tl::program_id(0);
   const int row = static_cast<int>(blockIdx.x);
-  // jumps.cpp:15: if (row >= rows) // (the grid has none past the rows)
+  // jumps.cpp:17: if (row >= rows) // (the grid has none past the rows)
   if (row >= rows) {
     return;
   }
-  // jumps.cpp:17: int found = -1;
+  // jumps.cpp:19: int found = -1;
   int found = -1;
   {
-    // jumps.cpp:18: for (int c0 = 0; c0 < cols; c0 += BLOCK) {
+    // jumps.cpp:20: for (int c0 = 0; c0 < cols; c0 += BLOCK) {
     int c0 = 0;
     bool stop_loop = false;
     while (!stop_loop && c0 < cols) {
-      // jumps.cpp:19: auto c = c0 + tl::arange<0, BLOCK>();
+      // jumps.cpp:21: auto c = c0 + tl::arange<0, BLOCK>();
       int c[L0::ELEMS];
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
         c[i] = c0 + L0::coord0(i);
       }
-      // jumps.cpp:20: auto v = tl::load(x + row * cols + c, c < cols, -tl::inf);
+      // jumps.cpp:22: auto v = tl::load(x + row * cols + c, c < cols, -tl::inf);
       float v[L0::ELEMS];
       TILEC_UNROLL
       for (int i = 0; i < L0::ELEMS; ++i) {
         v[i] = (c[i] < cols) ? (x + row * cols)[c[i]] : -INFINITY;
       }
-      // jumps.cpp:21: if (tl::max(v) > limit) {
+      // jumps.cpp:23: if (tl::max(v) > limit) {
       float max_v_part = v[0];
       TILEC_UNROLL
       for (int i = 1; i < L0::ELEMS; ++i)
@@ -55,18 +55,18 @@ __global__ void __launch_bounds__(NUM_THREADS) first_block_above(
       __syncthreads();
       const float max_v = tilec::rt::combine_partials<tilec::rt::Max, 2>(max_v_smem, 1);
       if (max_v > limit) {
-        // jumps.cpp:22: found = c0 / BLOCK;
+        // jumps.cpp:24: found = c0 / BLOCK;
         found = c0 / BLOCK;
-        // jumps.cpp:23: break;
+        // jumps.cpp:25: break;
         stop_loop = true;
       }
       else {
-        // jumps.cpp:18: for (int c0 = 0; c0 < cols; c0 += BLOCK) {
+        // jumps.cpp:20: for (int c0 = 0; c0 < cols; c0 += BLOCK) {
         c0 = c0 + BLOCK;
       }
     }
   }
-  // jumps.cpp:26: tl::store(first + row, found);
+  // jumps.cpp:28: tl::store(first + row, found);
   if (threadIdx.x == 0)  // one thread stores a scalar
     first[row] = found;
 }
@@ -112,24 +112,24 @@ __global__ void __launch_bounds__(NUM_THREADS) row_jumps(
   float *s_smem = reinterpret_cast<float *>(smem + 0);
   float *min_v_smem = reinterpret_cast<float *>(smem + 0);
   float *sum_acc_smem = reinterpret_cast<float *>(smem + 0);
-  // jumps.cpp:38: int row = tl::program_id(0);
+  // jumps.cpp:40: int row = tl::program_id(0);
   const int row = static_cast<int>(blockIdx.x);
-  // jumps.cpp:39: if (row >= rows)
+  // jumps.cpp:41: if (row >= rows)
   if (row >= rows) {
     return;
   }
-  // jumps.cpp:41: float total = 0.0f;
+  // jumps.cpp:43: float total = 0.0f;
   float total = 0.0f;
-  // jumps.cpp:42: for (int c0 = 0; c0 < cols; c0 += BLOCK) {
+  // jumps.cpp:44: for (int c0 = 0; c0 < cols; c0 += BLOCK) {
   TILEC_NO_UNROLL
   for (int c0 = 0; c0 < cols; c0 += BLOCK) {
-    // jumps.cpp:43: auto c = c0 + tl::arange<0, BLOCK>();
+    // jumps.cpp:45: auto c = c0 + tl::arange<0, BLOCK>();
     int c[L0::ELEMS];
     TILEC_UNROLL
     for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
       c[i_1] = c0 + L0::coord0(i_1);
     }
-    // jumps.cpp:44: float s = tl::sum(tl::load(x + row * cols + c, c < cols, 0.0f));
+    // jumps.cpp:46: float s = tl::sum(tl::load(x + row * cols + c, c < cols, 0.0f));
     float x_load[L0::ELEMS];
     TILEC_UNROLL
     for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
@@ -146,41 +146,41 @@ __global__ void __launch_bounds__(NUM_THREADS) row_jumps(
     }
     __syncthreads();
     const float s = tilec::rt::combine_partials<tilec::rt::Sum, 2>(s_smem, 1);
-    // jumps.cpp:45: if (s < 0.0f)
+    // jumps.cpp:47: if (s < 0.0f)
     if (!(s < 0.0f)) {
-      // jumps.cpp:47: total += s;
+      // jumps.cpp:49: total += s;
       total = total + s;
     }
   }
-  // jumps.cpp:49: tl::store(sums + row, total);
+  // jumps.cpp:51: tl::store(sums + row, total);
   if (threadIdx.x == 0)  // one thread stores a scalar
     sums[row] = total;
-  // jumps.cpp:51: auto acc = tl::zeros<float, BLOCK>();
+  // jumps.cpp:53: auto acc = tl::zeros<float, BLOCK>();
   float acc[L0::ELEMS];
   TILEC_UNROLL
   for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
     acc[i_1] = 0.0f;
   }
-  // jumps.cpp:54: auto v = tl::load(x + row * cols + c, c < cols, 0.0f);
+  // jumps.cpp:56: auto v = tl::load(x + row * cols + c, c < cols, 0.0f);
   float v_next[L0::ELEMS];
   // prefetch: the loop's first loads into v_next; each iteration then loads the next one's while it computes
   if (0 < cols) {
-    // jumps.cpp:53: auto c = c0 + tl::arange<0, BLOCK>();
+    // jumps.cpp:55: auto c = c0 + tl::arange<0, BLOCK>();
     int c_next[L0::ELEMS];
     TILEC_UNROLL
     for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
       c_next[i_1] = L0::coord0(i_1);
     }
-    // jumps.cpp:54: auto v = tl::load(x + row * cols + c, c < cols, 0.0f);
+    // jumps.cpp:56: auto v = tl::load(x + row * cols + c, c < cols, 0.0f);
     TILEC_UNROLL
     for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
       v_next[i_1] = (c_next[i_1] < cols) ? (x + row * cols)[c_next[i_1]] : 0.0f;
     }
   }
-  // jumps.cpp:52: for (int c0 : tl::range<2>(0, cols, BLOCK)) {
+  // jumps.cpp:54: for (int c0 : tl::range<2>(0, cols, BLOCK)) {
   TILEC_NO_UNROLL
   for (int c0 = 0; c0 < cols; c0 += BLOCK) {
-    // jumps.cpp:54: auto v = tl::load(x + row * cols + c, c < cols, 0.0f);
+    // jumps.cpp:56: auto v = tl::load(x + row * cols + c, c < cols, 0.0f);
     float v[L0::ELEMS];
     TILEC_UNROLL
     for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
@@ -188,19 +188,19 @@ __global__ void __launch_bounds__(NUM_THREADS) row_jumps(
     }
     // prefetch: the next iteration's loads into v_next, before this iteration's arithmetic
     if (c0 + BLOCK < cols) {
-      // jumps.cpp:53: auto c = c0 + tl::arange<0, BLOCK>();
+      // jumps.cpp:55: auto c = c0 + tl::arange<0, BLOCK>();
       int c_next[L0::ELEMS];
       TILEC_UNROLL
       for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
         c_next[i_1] = c0 + BLOCK + L0::coord0(i_1);
       }
-      // jumps.cpp:54: auto v = tl::load(x + row * cols + c, c < cols, 0.0f);
+      // jumps.cpp:56: auto v = tl::load(x + row * cols + c, c < cols, 0.0f);
       TILEC_UNROLL
       for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
         v_next[i_1] = (c_next[i_1] < cols) ? (x + row * cols)[c_next[i_1]] : 0.0f;
       }
     }
-    // jumps.cpp:55: if (tl::min(v) < 0.0f) {
+    // jumps.cpp:57: if (tl::min(v) < 0.0f) {
     float min_v_part = v[0];
     TILEC_UNROLL
     for (int i_1 = 1; i_1 < L0::ELEMS; ++i_1)
@@ -213,14 +213,14 @@ __global__ void __launch_bounds__(NUM_THREADS) row_jumps(
     __syncthreads();
     const float min_v = tilec::rt::combine_partials<tilec::rt::Min, 2>(min_v_smem, 1);
     if (!(min_v < 0.0f)) {
-      // jumps.cpp:58: acc += v;
+      // jumps.cpp:60: acc += v;
       TILEC_UNROLL
       for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
         acc[i_1] = acc[i_1] + v[i_1];
       }
     }
   }
-  // jumps.cpp:61: tl::store(kept + row, tl::sum(acc));
+  // jumps.cpp:63: tl::store(kept + row, tl::sum(acc));
   float sum_acc_part = acc[0];
   TILEC_UNROLL
   for (int i_1 = 1; i_1 < L0::ELEMS; ++i_1)
@@ -234,64 +234,64 @@ __global__ void __launch_bounds__(NUM_THREADS) row_jumps(
   const float sum_acc = tilec::rt::combine_partials<tilec::rt::Sum, 2>(sum_acc_smem, 1);
   if (threadIdx.x == 0)  // one thread stores a scalar
     kept[row] = sum_acc;
-  // jumps.cpp:63: int visited = 0, looked = 0;
+  // jumps.cpp:65: int visited = 0, looked = 0;
   int visited = 0;
   int looked = 0;
   {
-    // jumps.cpp:64: for (int i = 0; i < cols; i += stride) {
+    // jumps.cpp:66: for (int i = 0; i < cols; i += stride) {
     int i = 0;
     bool stop_loop = false;
     while (!stop_loop && i < cols) {
-      // jumps.cpp:65: looked += 1;
+      // jumps.cpp:67: looked += 1;
       looked = looked + 1;
-      // jumps.cpp:66: if (tl::load(x + row * cols + i) < 0.0f)
+      // jumps.cpp:68: if (tl::load(x + row * cols + i) < 0.0f)
       const float x_load = (x + row * cols)[i];
       if (x_load < 0.0f) {
-        // jumps.cpp:64: for (int i = 0; i < cols; i += stride) {
+        // jumps.cpp:66: for (int i = 0; i < cols; i += stride) {
         i = i + stride;
       }
       else {
-        // jumps.cpp:68: visited += 1;
+        // jumps.cpp:70: visited += 1;
         visited = visited + 1;
-        // jumps.cpp:69: if (visited == most)
+        // jumps.cpp:71: if (visited == most)
         if (visited == most) {
-          // jumps.cpp:70: break;
+          // jumps.cpp:72: break;
           stop_loop = true;
         }
         else {
-          // jumps.cpp:64: for (int i = 0; i < cols; i += stride) {
+          // jumps.cpp:66: for (int i = 0; i < cols; i += stride) {
           i = i + stride;
         }
       }
     }
   }
-  // jumps.cpp:72: tl::store(visits + row, visited);
+  // jumps.cpp:74: tl::store(visits + row, visited);
   if (threadIdx.x == 0)  // one thread stores a scalar
     visits[row] = visited;
-  // jumps.cpp:73: tl::store(steps + row, looked);
+  // jumps.cpp:75: tl::store(steps + row, looked);
   if (threadIdx.x == 0)  // one thread stores a scalar
     steps[row] = looked;
-  // jumps.cpp:75: int n = cols, h = 0;
+  // jumps.cpp:77: int n = cols, h = 0;
   int n = cols;
   int h = 0;
   {
-    // jumps.cpp:76: while (true) {
+    // jumps.cpp:78: while (true) {
     bool stop_loop = false;
     while (!stop_loop) {
-      // jumps.cpp:77: if (n <= 1)
+      // jumps.cpp:79: if (n <= 1)
       if (n <= 1) {
-        // jumps.cpp:78: break;
+        // jumps.cpp:80: break;
         stop_loop = true;
       }
       else {
-        // jumps.cpp:79: n /= 2;
+        // jumps.cpp:81: n /= 2;
         n = n / 2;
-        // jumps.cpp:80: h += 1;
+        // jumps.cpp:82: h += 1;
         h = h + 1;
       }
     }
   }
-  // jumps.cpp:82: tl::store(halvings + row, h);
+  // jumps.cpp:84: tl::store(halvings + row, h);
   if (threadIdx.x == 0)  // one thread stores a scalar
     halvings[row] = h;
 }
@@ -320,4 +320,262 @@ cudaError_t launch_row_jumps_64(cudaStream_t stream, const float *x, float *sums
   const dim3 grid(rows);
   return launch_row_jumps_64(grid, stream, x, sums, kept, visits, steps, halvings, rows, cols,
                              stride, most);
+}
+
+// nested_jumps<64>: one instantiation
+namespace nested_jumps_64 {
+constexpr int BLOCK = 64;  // meta-parameter
+constexpr int NUM_WARPS = 4;  // warps per block
+constexpr int NUM_THREADS = NUM_WARPS * TILEC_WARP_SIZE;  // threads per block
+// tile 64: 1 contiguous per thread, 32 lanes, 4 warps; 1 elements per thread, replicated
+using L0 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK>;
+constexpr int SMEM_BYTES = 48;  // shared memory per block
+// registers: about 1 per thread hold tile values at the peak (tilec's estimate; ptxas -v tells the
+// real count)
+
+__global__ void __launch_bounds__(NUM_THREADS) nested_jumps(
+    const float *x, int *ints, float *floats, int rows, int cols, int step, int most, float limit) {
+  alignas(16) __shared__ unsigned char smem[SMEM_BYTES];
+  float *s_smem = reinterpret_cast<float *>(smem + 0);
+  float *max_v_smem = reinterpret_cast<float *>(smem + 16);
+  float *min_v_smem = reinterpret_cast<float *>(smem + 32);
+  // jumps.cpp:96: int row = tl::program_id(0);
+  const int row = static_cast<int>(blockIdx.x);
+  // jumps.cpp:97: if (row >= rows)
+  if (row >= rows) {
+    return;
+  }
+  // jumps.cpp:99: int kept = 0;
+  int kept = 0;
+  // jumps.cpp:100: float total = 0.0f, passed = 0.0f;
+  float total = 0.0f;
+  float passed = 0.0f;
+  {
+    // jumps.cpp:101: for (int c0 = 0; c0 < cols; c0 += step) {
+    int c0 = 0;
+    bool stop_loop = false;
+    while (!stop_loop && c0 < cols) {
+      bool skip_rest = false;
+      // jumps.cpp:102: auto c = c0 + tl::arange<0, BLOCK>();
+      int c[L0::ELEMS];
+      TILEC_UNROLL
+      for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
+        c[i_1] = c0 + L0::coord0(i_1);
+      }
+      // jumps.cpp:103: auto v = tl::load(x + row * cols + c, c < cols, 0.0f);
+      float v[L0::ELEMS];
+      TILEC_UNROLL
+      for (int i_1 = 0; i_1 < L0::ELEMS; ++i_1) {
+        v[i_1] = (c[i_1] < cols) ? (x + row * cols)[c[i_1]] : 0.0f;
+      }
+      // jumps.cpp:104: float s = tl::sum(v);
+      float s_part = v[0];
+      TILEC_UNROLL
+      for (int i_1 = 1; i_1 < L0::ELEMS; ++i_1)
+        s_part = tilec::rt::Sum::combine(s_part, v[i_1]);
+      s_part = tilec::rt::warp_allreduce<tilec::rt::Sum>(s_part, 16, 8, 4, 2, 1);
+      __syncthreads();
+      if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+        s_smem[L0::warp_coord0()] = s_part;
+      }
+      __syncthreads();
+      const float s = tilec::rt::combine_partials<tilec::rt::Sum, 2>(s_smem, 1);
+      // jumps.cpp:105: if (s > 0.0f) {
+      if (s > 0.0f) {
+        // jumps.cpp:106: if (tl::max(v) > limit)
+        float max_v_part = v[0];
+        TILEC_UNROLL
+        for (int i_1 = 1; i_1 < L0::ELEMS; ++i_1)
+          max_v_part = tilec::rt::Max::combine(max_v_part, v[i_1]);
+        max_v_part = tilec::rt::warp_allreduce<tilec::rt::Max>(max_v_part, 16, 8, 4, 2, 1);
+        if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+          max_v_smem[L0::warp_coord0()] = max_v_part;
+        }
+        __syncthreads();
+        const float max_v = tilec::rt::combine_partials<tilec::rt::Max, 2>(max_v_smem, 1);
+        if (max_v > limit) {
+          // jumps.cpp:107: continue;
+          skip_rest = true;
+        }
+        else {
+          // jumps.cpp:108: total += s;
+          total = total + s;
+          {
+            // jumps.cpp:110: if (tl::min(v) < -0.99f)
+            float min_v_part = v[0];
+            TILEC_UNROLL
+            for (int i_1 = 1; i_1 < L0::ELEMS; ++i_1)
+              min_v_part = tilec::rt::Min::combine(min_v_part, v[i_1]);
+            min_v_part = tilec::rt::warp_allreduce<tilec::rt::Min>(min_v_part, 16, 8, 4, 2, 1);
+            if (L0::lane_coord0() == 0 && L0::is_owner()) {  // one lane per warp writes its partial
+              min_v_smem[L0::warp_coord0()] = min_v_part;
+            }
+            __syncthreads();
+            const float min_v = tilec::rt::combine_partials<tilec::rt::Min, 2>(min_v_smem, 1);
+            if (min_v < -0.99000001f) {
+              // jumps.cpp:111: break;
+              stop_loop = true;
+              skip_rest = true;
+            }
+          }
+          if (!skip_rest) {
+            // jumps.cpp:113: kept += 1;
+            kept = kept + 1;
+          }
+        }
+      }
+      // jumps.cpp:107: continue;
+      if (!skip_rest) {
+        // jumps.cpp:115: passed += s;
+        passed = passed + s;
+        // jumps.cpp:101: for (int c0 = 0; c0 < cols; c0 += step) {
+        c0 = c0 + step;
+      }
+      else {
+        // jumps.cpp:107: continue;
+        if (!stop_loop) {
+          // jumps.cpp:101: for (int c0 = 0; c0 < cols; c0 += step) {
+          c0 = c0 + step;
+        }
+      }
+    }
+  }
+  // jumps.cpp:117: tl::store(ints + row * 6, kept);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    ints[row * 6] = kept;
+  // jumps.cpp:118: tl::store(floats + row * 2, total);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    floats[row * 2] = total;
+  // jumps.cpp:119: tl::store(floats + row * 2 + 1, passed);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    (floats + row * 2)[1] = passed;
+  // jumps.cpp:121: int i = 0, negatives = 0, looked = 0;
+  int i = 0;
+  int negatives = 0;
+  int looked = 0;
+  {
+    // jumps.cpp:122: while (i < cols) {
+    bool stop_loop = false;
+    while (!stop_loop && i < cols) {
+      bool skip_rest = false;
+      // jumps.cpp:123: float v = tl::load(x + row * cols + i);
+      const float v = (x + row * cols)[i];
+      // jumps.cpp:124: i += 1;
+      i = i + 1;
+      // jumps.cpp:125: if (v < 0.5f) {
+      if (v < 0.5f) {
+        // jumps.cpp:126: if (v < -0.5f) {
+        if (v < -0.5f) {
+          // jumps.cpp:127: if (looked >= most)
+          if (looked >= most) {
+            // jumps.cpp:128: break;
+            stop_loop = true;
+            skip_rest = true;
+          }
+          else {
+            // jumps.cpp:129: continue;
+            skip_rest = true;
+          }
+        }
+        else {
+          // jumps.cpp:131: negatives += v < 0.0f ? 1 : 0;
+          negatives = negatives + ((v < 0.0f) ? 1 : 0);
+        }
+      }
+      // jumps.cpp:128: break;
+      if (!skip_rest) {
+        // jumps.cpp:133: looked += 1;
+        looked = looked + 1;
+      }
+    }
+  }
+  // jumps.cpp:135: tl::store(ints + row * 6 + 1, negatives);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    (ints + row * 6)[1] = negatives;
+  // jumps.cpp:136: tl::store(ints + row * 6 + 2, looked);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    (ints + row * 6)[2] = looked;
+  // jumps.cpp:137: tl::store(ints + row * 6 + 3, i);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    (ints + row * 6)[3] = i;
+  // jumps.cpp:139: int skipping = 0, stopping = 0;
+  int skipping = 0;
+  int stopping = 0;
+  // jumps.cpp:140: for (int k = 0; k < 10; ++k) {
+  TILEC_NO_UNROLL
+  for (int k = 0; k < 10; ++k) {
+    bool skip_rest = false;
+    // jumps.cpp:142: if (k == 3)
+    if (k == 3) {
+      // jumps.cpp:143: continue;
+      skip_rest = true;
+    }
+    if (!skip_rest) {
+      // jumps.cpp:145: skipping += k;
+      skipping = skipping + k;
+    }
+  }
+  {
+    // jumps.cpp:147: for (int k = 0; k < cols; ++k) {
+    int k = 0;
+    bool stop_loop = false;
+    while (!stop_loop && k < cols) {
+      bool skip_rest = false;
+      {
+        // jumps.cpp:148: if (int d = k % 4; d == 1) {
+        const int d = k % 4;
+        if (d == 1) {
+          // jumps.cpp:149: if (k > 4)
+          if (k > 4) {
+            // jumps.cpp:150: break;
+            stop_loop = true;
+            skip_rest = true;
+          }
+        }
+      }
+      if (!skip_rest) {
+        // jumps.cpp:152: stopping += k;
+        stopping = stopping + k;
+        // jumps.cpp:147: for (int k = 0; k < cols; ++k) {
+        k = k + 1;
+      }
+      else {
+        // jumps.cpp:150: break;
+        if (!stop_loop) {
+          // jumps.cpp:147: for (int k = 0; k < cols; ++k) {
+          k = k + 1;
+        }
+      }
+    }
+  }
+  // jumps.cpp:154: tl::store(ints + row * 6 + 4, skipping);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    (ints + row * 6)[4] = skipping;
+  // jumps.cpp:155: tl::store(ints + row * 6 + 5, stopping);
+  if (threadIdx.x == 0)  // one thread stores a scalar
+    (ints + row * 6)[5] = stopping;
+}
+
+} // namespace nested_jumps_64
+
+/// Launches nested_jumps<64> on `stream` with
+/// nested_jumps_64::NUM_THREADS threads per block.
+cudaError_t launch_nested_jumps_64(dim3 grid, cudaStream_t stream, const float *x, int *ints,
+                                   float *floats, int rows, int cols, int step, int most,
+                                   float limit) {
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0)
+    return cudaSuccess;  // nothing to run
+  cudaLaunchConfig_t config = {};
+  config.gridDim = grid;
+  config.blockDim = dim3(nested_jumps_64::NUM_THREADS);
+  config.stream = stream;
+  return cudaLaunchKernelEx(&config, nested_jumps_64::nested_jumps, x, ints, floats, rows, cols,
+                            step, most, limit);
+}
+
+/// The same with the grid from the kernel's annotation.
+cudaError_t launch_nested_jumps_64(cudaStream_t stream, const float *x, int *ints, float *floats,
+                                   int rows, int cols, int step, int most, float limit) {
+  const dim3 grid(rows);
+  return launch_nested_jumps_64(grid, stream, x, ints, floats, rows, cols, step, most, limit);
 }

@@ -1,7 +1,8 @@
-// Runs tilec's CUDA for the break/continue kernels of tests/kernels/jumps.cpp on random rows whose
-// 64-column blocks are either all non-negative or mixed (so that every branch is taken), at ragged
-// sizes, and compares each output with the CPU reference and with a plain C++ loop over the same
-// data (the sums in float64; the counts and indices exactly). Outputs poisoned twice.
+// Runs tilec's CUDA for the break/continue kernels of tests/kernels/jumps.cpp (jumps at the end of
+// a branch, and nested_jumps' deeper ones) on random rows whose 64-column blocks are either all
+// non-negative or mixed (so that every branch is taken), at ragged sizes, and compares each output
+// with the CPU reference and with a plain C++ loop over the same data (the sums in float64; the
+// counts and indices exactly). Outputs poisoned twice.
 #include "check.h"
 #include "jumps.cpp"
 #if defined(TILEC_EMULATE_HIP) // tests/emu: the CPU emulator runs the HIP output instead
@@ -10,6 +11,7 @@
 #include <jumps.cu> // golden/jumps/jumps.cu (<>: not this file)
 #endif
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -33,6 +35,76 @@ template <class T> size_t differing(const std::vector<T> &a, const std::vector<T
   for (size_t i = 0; i < a.size(); ++i)
     n += a[i] != b[i];
   return n;
+}
+
+/// nested_jumps<64> (step 64, most 10, limit 0.995) against plain loops and the CPU reference.
+void nested(harness::Report &report, const std::vector<float> &x, int rows, int cols) {
+  const std::string size = gpucheck::shape(rows, cols);
+  const int step = 64, most = 10;
+  const float limit = 0.995f;
+  std::vector<int> eInts(size_t(rows) * 6);
+  std::vector<double> eFloats(size_t(rows) * 2);
+  for (int r = 0; r < rows; ++r) {
+    const float *row = x.data() + size_t(r) * cols;
+    int *e = eInts.data() + size_t(r) * 6;
+    double total = 0, passed = 0;
+    for (int c0 = 0; c0 < cols; c0 += step) {
+      double s = 0;
+      float hi = -INFINITY, lo = INFINITY;
+      for (int c = c0; c < c0 + 64; ++c) { // the masked-off lanes load 0
+        const float v = c < cols ? row[c] : 0.0f;
+        s += v, hi = std::max(hi, v), lo = std::min(lo, v);
+      }
+      if (s > 0) {
+        if (hi > limit)
+          continue;
+        total += s;
+        if (lo < -0.99f)
+          break;
+        e[0] += 1;
+      }
+      passed += s;
+    }
+    eFloats[size_t(r) * 2] = total, eFloats[size_t(r) * 2 + 1] = passed;
+    int i = 0;
+    while (i < cols) {
+      const float v = row[i++];
+      if (v < 0.5f) {
+        if (v < -0.5f) {
+          if (e[2] >= most)
+            break;
+          continue;
+        }
+        e[1] += v < 0.0f;
+      }
+      e[2] += 1;
+    }
+    e[3] = i;
+    e[4] = 45 - 3;
+    for (int k = 0; k < cols && !(k % 4 == 1 && k > 4); ++k)
+      e[5] += k;
+  }
+  std::vector<int> rInts(eInts.size(), -2);
+  std::vector<float> rFloats(eFloats.size(), NAN);
+  tl::launch(tl::grid3{rows}, nested_jumps<64>, x.data(), rInts.data(), rFloats.data(), rows, cols,
+             step, most, limit);
+  harness::DeviceBuffer<float> dx(x.size());
+  dx.upload(x.data());
+  gpucheck::Output<int> ints(eInts.size());
+  gpucheck::Output<float> floats(eFloats.size());
+  for (int byte : gpucheck::kPoison) {
+    ints.poison(byte);
+    floats.poison(byte);
+    CHECK_CUDA(launch_nested_jumps_64(cudaStream_t{}, dx.ptr, ints.dev.ptr, floats.dev.ptr, rows,
+                                      cols, step, most, limit));
+    CHECK_CUDA(cudaDeviceSynchronize());
+    ints.collect(byte);
+    floats.collect(byte);
+  }
+  gpucheck::checkExact(report, "nested jumps", size, eInts.size(), differing(ints.vals, rInts),
+                       differing(ints.vals, eInts), differing(rInts, eInts), ints.ok());
+  report.check("nested sums", size, harness::toDoubles(floats.vals), harness::toDoubles(rFloats),
+               eFloats, 1e-5, floats.ok());
 }
 
 void run(harness::Report &report, int rows, int cols) {
@@ -108,6 +180,7 @@ void run(harness::Report &report, int rows, int cols) {
                eSums, 1e-5, sums.ok());
   report.check("range kept", size, harness::toDoubles(kept.vals), harness::toDoubles(rKept), eKept,
                1e-5, kept.ok());
+  nested(report, x, rows, cols);
 }
 
 } // namespace

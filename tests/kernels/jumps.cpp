@@ -1,7 +1,9 @@
-// `break` and `continue` (issue 14 item 7), each as the last statement of a branch of an `if` in
-// the loop's body: the translator makes the statements after the `if` its other branch; a
-// `continue` runs the for loop's increment, a `break` sets a flag that the loop's condition tests
-// first (a counted loop with a break becomes a while loop). The conditions are scalars, so every
+// `break` and `continue` (issue 14 item 7). As the last statement of a branch of an `if` in the
+// loop's body: the translator makes the statements after the `if` its other branch; a `continue`
+// runs the for loop's increment, a `break` sets a flag that the loop's condition tests first (a
+// counted loop with a break becomes a while loop). Deeper (nested_jumps: an `if` in an `if`, a
+// block, an `if constexpr`, an `if` with an init statement): the jump sets the body's `skip_rest`
+// flag, and the statements after the outer statement run where it is not set. The conditions are scalars, so every
 // thread of a program takes the same path, and the reductions' barriers in the bodies stay matched.
 // tests/gpu/jumps.cu compares each result with the CPU reference and with a plain C++ computation.
 #include <tilec/tl.hpp>
@@ -82,6 +84,78 @@ void row_jumps(const float *x, float *sums, float *kept, int *visits, int *steps
   tl::store(halvings + row, h);
 }
 
+// Per row, jumps inside nested statements. ints[row * 6 + k]: (0) blocks kept, (1) negatives
+// counted, (2) positions looked at, (3) where the while loop stopped, (4) a sum of k skipping 3,
+// (5) a sum of k stopping after the first k > 4 with k % 4 == 1; floats[row * 2 + k]: (0) the sums
+// of the blocks kept, (1) the sums of the blocks not skipped. The for loop's step is a runtime
+// value, so it keeps its increment, which a `continue` runs.
+template <int BLOCK>
+TILEC_KERNEL(num_warps = 4, grid = (rows))
+void nested_jumps(const float *x, int *ints, float *floats, int rows, int cols, int step,
+                  int most, float limit) {
+  int row = tl::program_id(0);
+  if (row >= rows)
+    return;
+  int kept = 0;
+  float total = 0.0f, passed = 0.0f;
+  for (int c0 = 0; c0 < cols; c0 += step) {
+    auto c = c0 + tl::arange<0, BLOCK>();
+    auto v = tl::load(x + row * cols + c, c < cols, 0.0f);
+    float s = tl::sum(v);
+    if (s > 0.0f) {
+      if (tl::max(v) > limit)
+        continue;
+      total += s;
+      {
+        if (tl::min(v) < -0.99f)
+          break;
+      }
+      kept += 1;
+    }
+    passed += s;
+  }
+  tl::store(ints + row * 6, kept);
+  tl::store(floats + row * 2, total);
+  tl::store(floats + row * 2 + 1, passed);
+
+  int i = 0, negatives = 0, looked = 0;
+  while (i < cols) {
+    float v = tl::load(x + row * cols + i);
+    i += 1;
+    if (v < 0.5f) {
+      if (v < -0.5f) {
+        if (looked >= most)
+          break;
+        continue;
+      }
+      negatives += v < 0.0f ? 1 : 0;
+    }
+    looked += 1;
+  }
+  tl::store(ints + row * 6 + 1, negatives);
+  tl::store(ints + row * 6 + 2, looked);
+  tl::store(ints + row * 6 + 3, i);
+
+  int skipping = 0, stopping = 0;
+  for (int k = 0; k < 10; ++k) {
+    if constexpr (BLOCK > 32) {
+      if (k == 3)
+        continue;
+    }
+    skipping += k;
+  }
+  for (int k = 0; k < cols; ++k) {
+    if (int d = k % 4; d == 1) {
+      if (k > 4)
+        break;
+    }
+    stopping += k;
+  }
+  tl::store(ints + row * 6 + 4, skipping);
+  tl::store(ints + row * 6 + 5, stopping);
+}
+
 template void first_block_above<64>(const float *, int *, int, int, float);
 template void row_jumps<64>(const float *, float *, float *, int *, int *, int *, int, int, int,
                             int);
+template void nested_jumps<64>(const float *, int *, float *, int, int, int, int, float);
