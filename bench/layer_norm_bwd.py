@@ -8,7 +8,7 @@ relative: fp16 outputs, and the tutorial's fp16 partial sums), then timed with b
 bench_ms (L2 flushed, median). Every timed call zeroes its partial sums (and the tutorial's locks),
 as tutorial 05's wrapper allocates them zeroed.
 
-    python3 layer_norm_bwd.py LIB.so
+    python3 layer_norm_bwd.py LIB.so [--n N ...] [--once]
 """
 import argparse
 import ctypes
@@ -130,6 +130,9 @@ def meta(N):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("lib")
+    ap.add_argument("--n", type=int, nargs="+", default=[1024, 1000, 4096, 8192], help="row widths")
+    ap.add_argument("--once", action="store_true",
+                    help="run each kernel once, untimed and unchecked (for a profiler)")
     args = ap.parse_args()
     lib = ctypes.CDLL(args.lib)
     flush = torch.empty(256 * 1024 * 1024, dtype=torch.int8, device="cuda")
@@ -141,7 +144,7 @@ def main():
     print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     failed = 0
     M = 4096
-    for N in (1024, 1000, 4096, 8192):
+    for N in args.n:
         g = torch.Generator(device="cuda")
         g.manual_seed(N)
         x = (torch.randn(M, N, device="cuda", generator=g) * 2 + 1).half()
@@ -212,6 +215,8 @@ def main():
         for f in runs:
             f()
         torch.cuda.synchronize()
+        if args.once:
+            continue
 
         def close(got):
             return all(((a.double() - e).norm() / e.norm()).item() < 1e-2 for a, e in zip(got, exact))
