@@ -16,6 +16,7 @@
 #include <map>
 #include <random>
 #include <set>
+#include <tuple>
 #include <vector>
 
 #define __host__
@@ -156,6 +157,92 @@ TEST(RT_SUITE, Blocked2MatchesInternals) {
   // Tile smaller than the threads along both dims; spt larger than the tile along dim 1.
   checkBlocked2<tilec::rt::Blocked2<1, 8, 8, W / 8, 2, 2, 1, 2, 4>>({{1, 8}, {8, W / 8}, {2, 2}, {1, 0}, {2, 4}});
   checkBlocked2<tilec::rt::Blocked2<2, 2, W / 8, 8, 2, 2, 0, 8, 8>>({{2, 2}, {W / 8, 8}, {2, 2}, {0, 1}, {8, 8}});
+}
+
+/// The same for a rank-3 layout: coordinates, ownership, every element owned exactly once.
+template <class L> void checkBlocked3(const Ref &r) {
+  std::map<std::tuple<int, int, int>, int> owners;
+  ASSERT_EQ(L::ELEMS0, r.elems(0));
+  ASSERT_EQ(L::ELEMS1, r.elems(1));
+  ASSERT_EQ(L::ELEMS2, r.elems(2));
+  for (int t = 0; t < r.numWarps() * W; ++t) {
+    threadIdx.x = t;
+    EXPECT_EQ(L::lane_coord0(), r.laneC(t)[0]) << t;
+    EXPECT_EQ(L::lane_coord1(), r.laneC(t)[1]) << t;
+    EXPECT_EQ(L::lane_coord2(), r.laneC(t)[2]) << t;
+    EXPECT_EQ(L::warp_coord0(), r.warpC(t)[0]) << t;
+    EXPECT_EQ(L::warp_coord1(), r.warpC(t)[1]) << t;
+    EXPECT_EQ(L::warp_coord2(), r.warpC(t)[2]) << t;
+    EXPECT_EQ(L::is_owner(), r.owner(t)) << t;
+    for (int i = 0; i < L::ELEMS0; ++i)
+      for (int j = 0; j < L::ELEMS1; ++j)
+        for (int k = 0; k < L::ELEMS2; ++k) {
+          EXPECT_EQ(L::coord0(i), r.coord(t, 0, i)) << t;
+          EXPECT_EQ(L::coord1(j), r.coord(t, 1, j)) << t;
+          EXPECT_EQ(L::coord2(k), r.coord(t, 2, k)) << t;
+          if (L::is_owner())
+            ++owners[{L::coord0(i), L::coord1(j), L::coord2(k)}];
+        }
+  }
+  EXPECT_EQ(owners.size(), static_cast<size_t>(r.S[0] * r.S[1] * r.S[2]));
+  for (const auto &[c, n] : owners)
+    EXPECT_EQ(n, 1) << std::get<0>(c) << "," << std::get<1>(c) << "," << std::get<2>(c);
+}
+
+TEST(RT_SUITE, Blocked3MatchesInternals) {
+  using tilec::rt::Blocked3;
+  // Dim 2 fastest, then 1 (row-major threads); 4 warps along dim 0; dim 2 repeats.
+  checkBlocked3<Blocked3<1, 1, 4, 1, 2, W / 2, 4, 1, 1, 2, 1, 4, 2, 256>>(
+      {{1, 1, 4}, {1, 2, W / 2}, {4, 1, 1}, {2, 1, 0}, {4, 2, 256}});
+  // Dim 0 fastest, then 2: lanes over dims 0 and 2, warps over 1 and 2; replicated along dim 1
+  // (2 < 2 warps' worth of 2 each).
+  checkBlocked3<Blocked3<2, 2, 1, W / 4, 1, 4, 1, 2, 2, 0, 2, 32, 2, 16>>(
+      {{2, 2, 1}, {W / 4, 1, 4}, {1, 2, 2}, {0, 2, 1}, {32, 2, 16}});
+  // The middle dim fastest; a tile smaller than the threads along every dim.
+  checkBlocked3<Blocked3<1, 2, 1, 2, 8, W / 16, 2, 1, 2, 1, 0, 2, 4, 2>>(
+      {{1, 2, 1}, {2, 8, W / 16}, {2, 1, 2}, {1, 0, 2}, {2, 4, 2}});
+}
+
+/// Slice2<P, K> (P rank 3, size 1 along K) against Ref for P: its dims are P's dims other than K,
+/// in order, with P's coordinates and owners; and Slice1 of it removing its dim 0 (a second
+/// reduction's layout) leaves P's dim d1.
+template <class P, int K> void checkSlice2(const Ref &r) {
+  using S = tilec::rt::Slice2<P, K>;
+  const int d0 = K == 0 ? 1 : 0, d1 = K == 2 ? 1 : 2;
+  ASSERT_EQ(S::ELEMS0, r.elems(d0));
+  ASSERT_EQ(S::ELEMS1, r.elems(d1));
+  for (int t = 0; t < r.numWarps() * W; ++t) {
+    threadIdx.x = t;
+    EXPECT_EQ(S::is_owner(), r.owner(t)) << t;
+    EXPECT_EQ(S::lane_coord0(), r.laneC(t)[d0]) << t;
+    EXPECT_EQ(S::lane_coord1(), r.laneC(t)[d1]) << t;
+    EXPECT_EQ(S::warp_coord0(), r.warpC(t)[d0]) << t;
+    EXPECT_EQ(S::warp_coord1(), r.warpC(t)[d1]) << t;
+    EXPECT_EQ(S::thr0(), r.thr(t, d0)) << t;
+    EXPECT_EQ(S::thr1(), r.thr(t, d1)) << t;
+    for (int e = 0; e < S::ELEMS0; ++e)
+      EXPECT_EQ(S::coord0(e), r.coord(t, d0, e)) << t;
+    for (int e = 0; e < S::ELEMS1; ++e)
+      EXPECT_EQ(S::coord1(e), r.coord(t, d1, e)) << t;
+    using S1 = tilec::rt::Slice1<S, 0>;
+    ASSERT_EQ(S1::ELEMS, S::ELEMS1);
+    EXPECT_EQ(S1::thr0(), r.thr(t, d1)) << t;
+    EXPECT_EQ(S1::is_owner(), r.owner(t)) << t;
+    for (int e = 0; e < S1::ELEMS; ++e)
+      EXPECT_EQ(S1::coord0(e), r.coord(t, d1, e)) << t;
+  }
+}
+
+TEST(RT_SUITE, Slice2MatchesInternals) {
+  using tilec::rt::Blocked3;
+  // Each dim of a rank-3 layout sliced away (the layouts of a [1, 8, 32], [4, 1, 32] and
+  // [4, 8, 1] tile), then a second one.
+  checkSlice2<Blocked3<1, 2, 2, 2, 4, W / 8, 2, 2, 1, 2, 1, 1, 8, 32>, 0>(
+      {{1, 2, 2}, {2, 4, W / 8}, {2, 2, 1}, {2, 1, 0}, {1, 8, 32}});
+  checkSlice2<Blocked3<1, 1, 2, 2, 4, W / 8, 2, 2, 1, 2, 1, 1, 1, 32>, 1>(
+      {{1, 1, 2}, {2, 4, W / 8}, {2, 2, 1}, {2, 1, 0}, {1, 1, 32}});
+  checkSlice2<Blocked3<2, 1, 1, 2, 4, W / 8, 2, 2, 1, 0, 1, 4, 1, 1>, 2>(
+      {{2, 1, 1}, {2, 4, W / 8}, {2, 2, 1}, {0, 1, 2}, {4, 1, 1}});
 }
 
 TEST(RT_SUITE, Blocked1MatchesInternals) {

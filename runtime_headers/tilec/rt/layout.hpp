@@ -6,7 +6,8 @@
 ///   lane = t % W, warp = t / W; lane and warp ids are split over the dims fastest dim first;
 ///   thr[d] = laneC[d] + TPW[d] * warpC[d]; cov[d] = SPT[d] * TPW[d] * WPB[d];
 ///   element e of dim d sits at ((e / SPT) * cov + thr * SPT + e % SPT) % S.
-/// The warp size W is TPW0 (rank 1) or TPW0 * TPW1 (rank 2), checked against the target's.
+/// The warp size W is TPW0 (rank 1), TPW0 * TPW1 (rank 2) or TPW0 * TPW1 * TPW2 (rank 3), checked
+/// against the target's.
 
 namespace tilec::rt {
 
@@ -95,6 +96,79 @@ struct Blocked2 {
   __device__ __forceinline__ static int coord0(int e) { return detail::coord(e, S0, SPT0, COV0, thr0()); }
   __device__ __forceinline__ static int coord1(int e) { return detail::coord(e, S1, SPT1, COV1, thr1()); }
   __device__ __forceinline__ static bool is_owner() { return thr0() * SPT0 < S0 && thr1() * SPT1 < S1; }
+};
+
+namespace detail {
+/// The coordinate along dim D of `id` split mixed-radix over the dims in the order ORD0, ORD1,
+/// ORD2 (the fastest first), N[d] ids along dim d: a lane id over TPW, a warp id over WPB.
+template <int D, int ORD0, int ORD1, int ORD2>
+__device__ __forceinline__ int split3(int id, int n0, int n1, int n2) {
+  const int n[3] = {n0, n1, n2};
+  const int first = id % n[ORD0];
+  id /= n[ORD0];
+  const int second = id % n[ORD1];
+  id /= n[ORD1];
+  return D == ORD0 ? first : D == ORD1 ? second : id % n[ORD2];
+}
+} // namespace detail
+
+/// Rank-3 blocked layout over an S0 x S1 x S2 tile. ORD0 and ORD1 are order[0] and order[1] (the
+/// fastest dim, then the next; the third is the one left): lane and warp ids are split over the
+/// dims in that order.
+template <int SPT0, int SPT1, int SPT2, int TPW0, int TPW1, int TPW2, int WPB0, int WPB1, int WPB2,
+          int ORD0, int ORD1, int S0, int S1, int S2>
+struct Blocked3 {
+  static_assert(TPW0 * TPW1 * TPW2 == TILEC_WARP_SIZE,
+                "threads per warp must multiply to the warp size");
+  static_assert(ORD0 >= 0 && ORD0 < 3 && ORD1 >= 0 && ORD1 < 3 && ORD0 != ORD1,
+                "order[0] and order[1] are two different dims of 0, 1, 2");
+  static constexpr int ORD2 = 3 - ORD0 - ORD1;
+  static constexpr int W = TPW0 * TPW1 * TPW2;
+  static constexpr int COV0 = SPT0 * TPW0 * WPB0, COV1 = SPT1 * TPW1 * WPB1,
+                       COV2 = SPT2 * TPW2 * WPB2;
+  static constexpr int ELEMS0 = detail::elems(S0, SPT0, COV0);
+  static constexpr int ELEMS1 = detail::elems(S1, SPT1, COV1);
+  static constexpr int ELEMS2 = detail::elems(S2, SPT2, COV2);
+  static constexpr bool REPLICATED = S0 < COV0 || S1 < COV1 || S2 < COV2;
+
+  __device__ __forceinline__ static int lane() { return threadIdx.x % W; }
+  __device__ __forceinline__ static int warp() { return threadIdx.x / W; }
+  __device__ __forceinline__ static int lane_coord0() { return detail::split3<0, ORD0, ORD1, ORD2>(lane(), TPW0, TPW1, TPW2); }
+  __device__ __forceinline__ static int lane_coord1() { return detail::split3<1, ORD0, ORD1, ORD2>(lane(), TPW0, TPW1, TPW2); }
+  __device__ __forceinline__ static int lane_coord2() { return detail::split3<2, ORD0, ORD1, ORD2>(lane(), TPW0, TPW1, TPW2); }
+  __device__ __forceinline__ static int warp_coord0() { return detail::split3<0, ORD0, ORD1, ORD2>(warp(), WPB0, WPB1, WPB2); }
+  __device__ __forceinline__ static int warp_coord1() { return detail::split3<1, ORD0, ORD1, ORD2>(warp(), WPB0, WPB1, WPB2); }
+  __device__ __forceinline__ static int warp_coord2() { return detail::split3<2, ORD0, ORD1, ORD2>(warp(), WPB0, WPB1, WPB2); }
+  __device__ __forceinline__ static int thr0() { return lane_coord0() + TPW0 * warp_coord0(); }
+  __device__ __forceinline__ static int thr1() { return lane_coord1() + TPW1 * warp_coord1(); }
+  __device__ __forceinline__ static int thr2() { return lane_coord2() + TPW2 * warp_coord2(); }
+  __device__ __forceinline__ static int coord0(int e) { return detail::coord(e, S0, SPT0, COV0, thr0()); }
+  __device__ __forceinline__ static int coord1(int e) { return detail::coord(e, S1, SPT1, COV1, thr1()); }
+  __device__ __forceinline__ static int coord2(int e) { return detail::coord(e, S2, SPT2, COV2, thr2()); }
+  __device__ __forceinline__ static bool is_owner() {
+    return thr0() * SPT0 < S0 && thr1() * SPT1 < S1 && thr2() * SPT2 < S2;
+  }
+};
+
+/// Dimension K of the rank-3 layout P removed (P's shape has size 1 along K), as Slice1 does for
+/// rank 2: a rank-2 layout whose dims 0 and 1 are P's dims other than K, in order. Every thread
+/// along K holds the same elements; the owner is P's. A Slice1 of a Slice2 removes a second dim.
+template <class P, int K> struct Slice2 {
+  static_assert(K >= 0 && K < 3, "slice of a rank-3 layout");
+  static constexpr int D0 = K == 0 ? 1 : 0; ///< P's dim that is this layout's dim 0
+  static constexpr int D1 = K == 2 ? 1 : 2; ///< P's dim that is this layout's dim 1
+  static constexpr int ELEMS0 = D0 == 0 ? P::ELEMS0 : P::ELEMS1;
+  static constexpr int ELEMS1 = D1 == 1 ? P::ELEMS1 : P::ELEMS2;
+  static constexpr bool REPLICATED = true;
+  __device__ __forceinline__ static int lane_coord0() { return D0 == 0 ? P::lane_coord0() : P::lane_coord1(); }
+  __device__ __forceinline__ static int lane_coord1() { return D1 == 1 ? P::lane_coord1() : P::lane_coord2(); }
+  __device__ __forceinline__ static int warp_coord0() { return D0 == 0 ? P::warp_coord0() : P::warp_coord1(); }
+  __device__ __forceinline__ static int warp_coord1() { return D1 == 1 ? P::warp_coord1() : P::warp_coord2(); }
+  __device__ __forceinline__ static int thr0() { return D0 == 0 ? P::thr0() : P::thr1(); }
+  __device__ __forceinline__ static int thr1() { return D1 == 1 ? P::thr1() : P::thr2(); }
+  __device__ __forceinline__ static int coord0(int e) { return D0 == 0 ? P::coord0(e) : P::coord1(e); }
+  __device__ __forceinline__ static int coord1(int e) { return D1 == 1 ? P::coord1(e) : P::coord2(e); }
+  __device__ __forceinline__ static bool is_owner() { return P::is_owner(); }
 };
 
 /// Dimension K of the rank-2 layout P removed (P's shape has size 1 along K). Every thread along K
