@@ -52,7 +52,8 @@ KernelLowering::PendingScope::~PendingScope() {
 std::vector<ir::Stmt> &KernelLowering::needPending(const clang::CallExpr *call, const clang::FunctionDecl *fd) {
   if (!pending)
     fe.fail(DiagId::CallNeedsStatements, call->getExprLoc(),
-            {fd->getQualifiedNameAsString(), noPendingWhy ? noPendingWhy : "here"});
+            {fd->getQualifiedNameAsString(),
+             noPendingWhy ? noPendingWhy : "here; compute it into a variable first"});
   return *pending;
 }
 

@@ -225,7 +225,9 @@ ir::Expr KernelLowering::lowerExpr(const clang::Expr *e) {
       fe.fail(DiagId::UnsupportedExpr, b->getOperatorLoc(), {fe.text(b->getSourceRange())});
     ir::Expr x = lowerExpr(b->getLHS()), y;
     if (b->isLogicalOp()) {
-      PendingScope none(*this, nullptr, "onto the right of && or || (C++ may skip it)");
+      PendingScope none(*this, nullptr,
+                        "onto the right of && or || (C++ may skip it); test the left side with an "
+                        "'if' and make the call inside it");
       y = lowerExpr(b->getRHS());
     } else {
       y = lowerExpr(b->getRHS());
@@ -255,7 +257,9 @@ ir::Expr KernelLowering::lowerExpr(const clang::Expr *e) {
   if (auto *co = dyn_cast<ConditionalOperator>(e)) {
     ir::Expr c = lowerCond(co->getCond()), a, b;
     {
-      PendingScope none(*this, nullptr, "into a branch of ?: (C++ evaluates only the chosen one)");
+      PendingScope none(*this, nullptr,
+                        "into a branch of ?: (C++ evaluates only the chosen one); use an 'if' "
+                        "statement and make the call in its branch");
       a = lowerExpr(co->getTrueExpr());
       b = lowerExpr(co->getFalseExpr());
     }

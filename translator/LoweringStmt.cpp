@@ -324,7 +324,10 @@ void KernelLowering::lowerFor(const clang::ForStmt *fs, std::vector<ir::Stmt> &o
     vars[iv] = v;
     ir::Expr e;
     {
-      PendingScope none(*this, nullptr, "into a loop condition (it runs every iteration)");
+      PendingScope none(
+          *this, nullptr,
+          "into a counted for loop's bound (it runs every iteration); compute it into a "
+          "variable before the loop if it does not change, or write a while loop");
       e = lowerExpr(end);
     }
     if (e->type.isTile())
@@ -696,7 +699,9 @@ void KernelLowering::lowerStagedRange(const clang::CXXForRangeStmt *rf,
   ir::Expr begin = beginE ? castTo(lowerExpr(beginE), t.elem) : ir::IntImm::make(t.elem, 0, l);
   ir::Expr end;
   {
-    PendingScope none(*this, nullptr, "into a loop bound (it runs every iteration)");
+    PendingScope none(*this, nullptr,
+                      "into a loop bound (it runs every iteration); compute it into a variable "
+                      "before the loop");
     end = lowerExpr(endE);
   }
   if (begin->type.isTile() || end->type.isTile())

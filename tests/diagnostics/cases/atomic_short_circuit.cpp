@@ -1,4 +1,4 @@
-// EXPECT: atomic_short_circuit.cpp:11:16: error: the call to 'tl::atomic_cas' needs statements of its own, which cannot go onto the right of && or || (C++ may skip it); compute it into a variable first
+// EXPECT: atomic_short_circuit.cpp:11:16: error: the call to 'tl::atomic_cas' needs statements of its own, which cannot go onto the right of && or || (C++ may skip it); test the left side with an 'if' and make the call inside it
 // An atomic whose old value an expression uses runs before the statement; on the right of && it
 // would run even where C++ skips it.
 #include <tilec/tl.hpp>

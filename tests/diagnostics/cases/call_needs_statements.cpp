@@ -1,4 +1,4 @@
-// EXPECT: call_needs_statements.cpp:16:23: error: the call to 'halve' needs statements of its own, which cannot go into a loop condition (it runs every iteration); compute it into a variable first
+// EXPECT: call_needs_statements.cpp:16:23: error: the call to 'halve' needs statements of its own, which cannot go into a counted for loop's bound (it runs every iteration); compute it into a variable before the loop if it does not change, or write a while loop
 // Inlining puts a function's statements before the statement that calls it: a counted for loop's
 // bound is evaluated every iteration, so its calls must be plain expressions. (A while loop's
 // condition may need statements: they run at the top of each iteration.)
