@@ -250,6 +250,9 @@ ir::Expr KernelLowering::lowerExpr(const clang::Expr *e) {
     case UO_Minus: return ir::Unary::make(ir::UnaryOp::Neg, lowerExpr(u->getSubExpr()), ol);
     case UO_Not: return ir::Unary::make(ir::UnaryOp::BitNot, lowerExpr(u->getSubExpr()), ol);
     case UO_LNot: return ir::Unary::make(ir::UnaryOp::Not, castTo(lowerExpr(u->getSubExpr()), ScalarType::Bool), ol);
+    case UO_Deref: // C++'s way to read memory; a kernel reads it with tl::load
+      fe.fail(DiagId::UnsupportedExpr, u->getOperatorLoc(),
+              {fe.text(u->getSourceRange()) + " (read memory with tl::load(pointer))"});
     default:
       fe.fail(DiagId::UnsupportedExpr, u->getOperatorLoc(), {fe.text(u->getSourceRange())});
     }
@@ -281,6 +284,9 @@ ir::Expr KernelLowering::lowerExpr(const clang::Expr *e) {
     }
     return lowerCall(call);
   }
+  if (isa<ArraySubscriptExpr>(e)) // C++'s way to read memory; a kernel reads it with tl::load
+    fe.fail(DiagId::UnsupportedExpr, e->getExprLoc(),
+            {fe.text(e->getSourceRange()) + " (read memory with tl::load(pointer + offset))"});
   fe.fail(DiagId::UnsupportedExpr, e->getExprLoc(), {fe.text(e->getSourceRange())});
 }
 

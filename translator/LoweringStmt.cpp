@@ -722,7 +722,9 @@ ir::Var KernelLowering::assignedVar(const clang::Expr *lhs) {
         return it->second;
     }
   fe.fail(DiagId::UnsupportedExpr, lhs->getExprLoc(),
-          {"assignment to " + fe.text(lhs->getSourceRange()) + " (only local variables can be assigned)"});
+          {"assignment to " + fe.text(lhs->getSourceRange()) +
+           " (only local variables can be assigned; write memory with tl::store(pointer, "
+           "value))"});
 }
 
 void KernelLowering::assign(const ir::Var &v, ir::Expr value, const clang::Expr *at,
