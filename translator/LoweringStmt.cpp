@@ -473,8 +473,9 @@ void KernelLowering::lowerLoopItems(const std::vector<const clang::Stmt *> &item
       s = as->getSubStmt();
     if (isa<BreakStmt>(s) || isa<ContinueStmt>(s)) {
       const bool isBreak = isa<BreakStmt>(s);
-      if (i + 1 < items.size()) // C++ allows it; the statements after would be lost silently
-        fe.fail(DiagId::AfterJump, items[i + 1]->getBeginLoc(), {isBreak ? "break" : "continue"});
+      for (size_t j = i + 1; j < items.size(); ++j) // (C++ allows them; they would be lost)
+        if (!isa<NullStmt>(items[j]))               // `continue;;` is fine
+          fe.fail(DiagId::AfterJump, items[j]->getBeginLoc(), {isBreak ? "break" : "continue"});
       if (isBreak) { // the loop's condition tests `stop` first
         if (!jumps.stop)
           fe.fail(DiagId::BreakInRange, s->getBeginLoc());
