@@ -226,6 +226,9 @@ void KernelEmitter::nameVars() {
   valsName_ = names_.unique("vals");
   bitsName_ = names_.unique("bits");
   chunkIdx_ = names_.unique("k");
+  // The third dim's index: streamed runs (where chunkIdx_ counts) hold rank-1 tiles only, so the
+  // name is free wherever a rank-3 tile's elements are walked.
+  idxNames_[2] = chunkIdx_;
   dotIdx_ = names_.unique("kk");
   colBlockIdx_ = names_.unique("blk");
   if (k_.alignedVariant) // after the user's names, which keep theirs
@@ -268,12 +271,33 @@ std::string KernelEmitter::rootLayoutType(const Layout &l, const std::vector<int
   if (l.rank() == 1)
     return "tilec::rt::Blocked1<" + spt(0) + ", TILEC_WARP_SIZE, " + wpb(0) + ", " +
            dimConst(shape[0]) + ">";
-  if (l.rank() != 2)
+  if (l.rank() == 2)
+    return "tilec::rt::Blocked2<" + spt(0) + ", " + spt(1) + ", " +
+           std::to_string(l.threadsPerWarp[0]) + ", " + std::to_string(l.threadsPerWarp[1]) + ", " +
+           wpb(0) + ", " + wpb(1) + ", " + std::to_string(l.order[0]) + ", " + dimConst(shape[0]) +
+           ", " + dimConst(shape[1]) + ">";
+  if (l.rank() != 3)
     internalError("layout of rank " + std::to_string(l.rank()));
-  return "tilec::rt::Blocked2<" + spt(0) + ", " + spt(1) + ", " +
-         std::to_string(l.threadsPerWarp[0]) + ", " + std::to_string(l.threadsPerWarp[1]) + ", " +
-         wpb(0) + ", " + wpb(1) + ", " + std::to_string(l.order[0]) + ", " + dimConst(shape[0]) +
-         ", " + dimConst(shape[1]) + ">";
+  auto tpw = [&](int d) { return std::to_string(l.threadsPerWarp[d]); };
+  return "tilec::rt::Blocked3<" + spt(0) + ", " + spt(1) + ", " + spt(2) + ", " + tpw(0) + ", " +
+         tpw(1) + ", " + tpw(2) + ", " + wpb(0) + ", " + wpb(1) + ", " + wpb(2) + ", " +
+         std::to_string(l.order[0]) + ", " + std::to_string(l.order[1]) + ", " +
+         dimConst(shape[0]) + ", " + dimConst(shape[1]) + ", " + dimConst(shape[2]) + ">";
+}
+
+std::string KernelEmitter::sliceLayoutType(const Layout &l, const std::vector<int64_t> &shape) {
+  const Layout &p = *l.parent;
+  std::vector<int64_t> pshape = shape;
+  pshape.insert(pshape.begin() + l.sliceDim, 1);
+  std::string parent;
+  if (p.kind == Layout::Kind::Slice) {
+    parent = sliceLayoutType(p, pshape);
+  } else {
+    auto sv = sptVec_.find(p.str());
+    parent = rootLayoutType(p, pshape, sv == sptVec_.end() ? "" : sv->second);
+  }
+  return std::string(p.rank() == 2 ? "tilec::rt::Slice1<" : "tilec::rt::Slice2<") + parent + ", " +
+         std::to_string(l.sliceDim) + ">";
 }
 
 const KernelEmitter::LayoutAlias &KernelEmitter::alias(const LayoutRef &l,
@@ -316,9 +340,10 @@ const KernelEmitter::LayoutAlias &KernelEmitter::alias(const LayoutRef &l,
         r += (d ? "x" : "") + std::to_string(v[d]);
       return r;
     };
-    a.comment = "tile " + shapeText(shape) + ": " + list(l->sizePerThread) + " contiguous per thread, " +
-                list(l->threadsPerWarp) + " lanes, " + list(l->warpsPerBlock) + " warps" +
-                (l->rank() == 2 ? ", dim " + std::to_string(l->order[0]) + " fastest" : "") + "; " +
+    a.comment = "tile " + shapeText(shape) + ": " + list(l->sizePerThread) +
+                " contiguous per thread, " + list(l->threadsPerWarp) + " lanes, " +
+                list(l->warpsPerBlock) + " warps" +
+                (l->rank() >= 2 ? ", dim " + std::to_string(l->order[0]) + " fastest" : "") + "; " +
                 per + " elements per thread";
     geometry(*l, shape); // validated above
     for (size_t d = 0; d < shape.size(); ++d)
@@ -328,17 +353,12 @@ const KernelEmitter::LayoutAlias &KernelEmitter::alias(const LayoutRef &l,
       }
   } else {
     const Layout &p = *l->parent;
-    if (p.kind == Layout::Kind::Slice || p.rank() != 2 || shape.size() != 1)
-      internalError("only slices of rank-2 blocked or mma layouts are supported: " + l->str());
-    std::vector<int64_t> pshape = shape;
-    pshape.insert(pshape.begin() + l->sliceDim, 1);
-    auto sv = sptVec_.find(p.str());
-    a.type = "tilec::rt::Slice1<" +
-             rootLayoutType(p, pshape, sv == sptVec_.end() ? "" : sv->second) + ", " +
-             std::to_string(l->sliceDim) + ">";
-    a.comment = "tile " + shapeText(shape) + ": dim " + std::to_string(l->sliceDim) +
-                " of a 2-D layout removed (same values in every thread along it); " + per +
-                " elements per thread";
+    if (p.rank() > 3 || (p.kind == Layout::Kind::Slice && p.parent->rank() != 3))
+      internalError("only slices of rank-2 and rank-3 layouts are supported: " + l->str());
+    a.type = sliceLayoutType(*l, shape);
+    a.comment = "tile " + shapeText(shape) + ": dim " + std::to_string(l->sliceDim) + " of a " +
+                std::to_string(p.rank()) + "-D layout removed (same values in every thread along " +
+                "it); " + per + " elements per thread";
   }
   aliasIndex_[key] = aliases_.size();
   aliases_.push_back(a);
@@ -919,12 +939,26 @@ void KernelEmitter::emitContents(CodeWriter &w) {
     w.line(t);
   for (const LayoutAlias &a : aliases_) {
     w.lines(commentLines(a.comment, 0));
+    const size_t limit = static_cast<size_t>(kColumnLimit);
     std::string decl = "using " + a.name + " = " + a.type + ";";
-    if (decl.size() <= static_cast<size_t>(kColumnLimit)) {
+    if (decl.size() <= limit) {
       w.line(decl);
-    } else {
+    } else if (a.type.size() + 5 <= limit) {
       w.line("using " + a.name + " =");
       w.line("    " + a.type + ";");
+    } else {
+      // A slice of a slice of a rank-3 layout: broken after the opening `<` of each template it
+      // nests, one level deeper each line, until the rest fits.
+      size_t open = a.type.find('<');
+      w.line("using " + a.name + " = " + a.type.substr(0, open + 1));
+      std::string rest = a.type.substr(open + 1) + ";";
+      std::string indent = "    ";
+      while (indent.size() + rest.size() > limit && (open = rest.find('<')) != std::string::npos) {
+        w.line(indent + rest.substr(0, open + 1));
+        rest = rest.substr(open + 1);
+        indent += "    ";
+      }
+      w.line(indent + rest);
     }
   }
   if (!k_.buffers.empty())

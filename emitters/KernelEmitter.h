@@ -89,6 +89,9 @@ private:
   std::string dimConst(int64_t v);
   std::string rootLayoutType(const ir::Layout &l, const std::vector<int64_t> &shape,
                              const std::string &sptOverride);
+  /// The runtime type of the slice layout `l` on a tile of `shape`: Slice1 of a rank-2 parent,
+  /// Slice2 of a rank-3 one (a slice of a slice: Slice1 of that Slice2).
+  std::string sliceLayoutType(const ir::Layout &l, const std::vector<int64_t> &shape);
   std::string vecConst(const void *node, int vec, const std::string &hint, const ir::Type &elem,
                        const ir::LayoutRef &layout, const std::string &access);
 
@@ -170,7 +173,14 @@ private:
   std::vector<std::string> scanTotalsArgs(const std::string &var, const ir::Type &t, int buffer);
   /// The element offset in shared buffer `b` of this thread's element `idx` of a tile of type `t`
   /// in layout alias `L` (row-major, rows `b.rowStride` apart, or through the buffer's swizzle).
+  /// A rank-3 tile's rows are numbered over its first two dims: row c0 * S1 + c1 holds the
+  /// elements (c0, c1, *).
   std::string sharedOffset(const std::string &L, const ir::Type &t, int b, const Idx &idx);
+  /// The row-major index in a tile of `shape` of this thread's element `idx` in layout alias `L`,
+  /// `L::coord0(i) * (S1 * S2) + L::coord1(j) * S2 + L::coord2(k)` with the products as numbers;
+  /// dims of size 1 (coordinate 0) left out.
+  std::string rowMajorIndex(const std::string &L, const std::vector<int64_t> &shape,
+                            const Idx &idx);
   /// How many elements of a run along the rows a thread of layout `l` (rank `rank`) accesses in
   /// buffer `b` at once: up to 16 bytes, aligned at every run's start and within a swizzle chunk
   /// (1: element by element).
@@ -234,7 +244,8 @@ private:
   /// `name[i][j]`.
   static std::string indexed(const std::string &name, const Idx &idx);
   /// The distance between the per-thread elements one vector access moves: "" for 1, else the
-  /// element count of the last dim (vectors along dim 0 of a rank-2 tile).
+  /// product of the element counts of the dims after `vecDim` (vectors along dim 0 of a rank-2
+  /// tile: the last dim's count).
   std::string vecStride(const ir::Type &t, int vecDim);
   /// The printed name of the tile variable `e` refers to (through hints), when its per-thread
   /// storage matches `t`'s; null for any other expression.
@@ -289,7 +300,7 @@ private:
   // Which side of a WarpSpecialize the statement being printed is on.
   enum class Role { None, Producer, Consumers } role_ = Role::None;
   void warpSpecialize(const ir::WarpSpecialize *ws);
-  std::string idxNames_[2], vecIdx_, valsName_, bitsName_, chunkIdx_, dotIdx_, colBlockIdx_;
+  std::string idxNames_[3], vecIdx_, valsName_, bitsName_, chunkIdx_, dotIdx_, colBlockIdx_;
   /// Whether `s` may write shared memory through the generic proxy (stores, cp.async copies
   /// landing at their wait); TMA copies write through the async proxy.
   static bool writesGenerically(const ir::Stmt &s);

@@ -622,9 +622,9 @@ Code KernelEmitter::elem(const Expr &e, const Idx &idx) {
     auto x = as<ExpandDims>(e);
     if (x->a->type.isScalar())
       return scalar(x->a);
-    if (e->type.rank() != 2)
-      internalError("expand_dims to rank " + std::to_string(e->type.rank()));
-    return elem(x->a, {idx[1 - x->axis]});
+    Idx in = idx; // the operand's index: the inserted dim's left out
+    in.erase(in.begin() + x->axis);
+    return elem(x->a, in);
   }
   case ExprKind::Broadcast: {
     auto b = as<Broadcast>(e);
@@ -636,7 +636,8 @@ Code KernelEmitter::elem(const Expr &e, const Idx &idx) {
         sub[d] = "0";
     return elem(b->a, sub);
   }
-  case ExprKind::Trans: return elem(as<Trans>(e)->a, {idx[1], idx[0]}); // a's layout is transposed
+  case ExprKind::Trans: // a's layout is the permuted one: the same thread holds the element
+    return elem(as<Trans>(e)->a, as<Trans>(e)->operandIndex(idx));
   case ExprKind::Hint: return elem(as<Hint>(e)->a, idx);
   case ExprKind::PairValue: {
     auto p = as<PairValue>(e);

@@ -59,8 +59,12 @@ std::string KernelEmitter::indexed(const std::string &name, const Idx &idx) {
 }
 
 std::string KernelEmitter::vecStride(const Type &t, int vecDim) {
-  // Per-thread storage is `T name[E0][E1]`: consecutive elements along dim 0 are E1 apart.
-  return t.rank() == 2 && vecDim == 0 ? elemCount(t, 1) : "";
+  // Per-thread storage is `T name[E0][E1]` (`[E0][E1][E2]`): consecutive elements along a dim are
+  // as far apart as the element counts of the dims after it multiply to.
+  std::string stride;
+  for (int d = vecDim + 1; vecDim >= 0 && d < t.rank(); ++d)
+    stride += (stride.empty() ? "" : " * ") + elemCount(t, d);
+  return stride;
 }
 
 const std::string *KernelEmitter::directTile(const Expr &e, const Type &t) {
@@ -105,11 +109,18 @@ void KernelEmitter::forEachElem(const Type &t, F body, int vecDim, const std::st
   if (r == 1) {
     auto s = w.block(header(0));
     body(Idx{idxNames_[0]});
-  } else {
+  } else if (r == 2) {
     auto s = w.block(header(0));
     w.line("TILEC_UNROLL");
     auto s2 = w.block(header(1));
     body(Idx{idxNames_[0], idxNames_[1]});
+  } else {
+    auto s = w.block(header(0));
+    w.line("TILEC_UNROLL");
+    auto s2 = w.block(header(1));
+    w.line("TILEC_UNROLL");
+    auto s3 = w.block(header(2));
+    body(Idx{idxNames_[0], idxNames_[1], idxNames_[2]});
   }
 }
 
@@ -445,12 +456,7 @@ void KernelEmitter::atomicStore(const Store *st) {
     // update: the owners do, and hand the old values to the replicas through shared memory.
     const std::string L = layoutName(pt), T = cppType(st->result->type, hooks_);
     const std::string buf = names_.unique(varNames_.at(st->result->id) + "_smem");
-    const int64_t d1 = pt.rank() == 2 ? pt.shape[1] : 1;
-    auto slot = [&](const Idx &idx) {
-      return pt.rank() == 1 ? L + "::coord0(" + idx[0] + ")"
-                            : L + "::coord0(" + idx[0] + ") * " + std::to_string(d1) + " + " + L +
-                                  "::coord1(" + idx[1] + ")";
-    };
+    auto slot = [&](const Idx &idx) { return rowMajorIndex(L, pt.shape, idx); };
     CodeWriter::Scope scope(*w_, "", "");
     w_->line("__shared__ " + T + " " + buf + "[" + std::to_string(pt.numElements()) +
              "];  // the old values, from the owners to the replicas");
@@ -782,19 +788,24 @@ void KernelEmitter::threadReduce(const std::string &dst, const Type &dstType, co
     call(dst + " = " + op + "::combine(", {dst, value({red})}, ");");
     return;
   }
-  if (src.rank() != 2 || dstType.rank() != 1)
+  if (dstType.rank() != src.rank() - 1)
     internalError("thread_reduce shapes");
-  int keep = 1 - r->axis;
-  const std::string &k = idxNames_[keep];
-  w_->line("TILEC_UNROLL");
-  auto s = w_->block("for (int " + k + " = 0; " + k + " < " + L + "::ELEMS" + std::to_string(keep) +
-                     "; ++" + k + ")");
-  Idx first(2), each(2);
-  first[keep] = k;
+  // A loop over each kept dim, then the reduced dim's elements folded into the target.
+  std::vector<std::unique_ptr<CodeWriter::Scope>> loops;
+  Idx first(src.rank()), each(src.rank()), kept;
+  for (int d = 0; d < src.rank(); ++d) {
+    first[d] = each[d] = idxNames_[d];
+    if (d == r->axis)
+      continue;
+    const std::string &k = idxNames_[d];
+    kept.push_back(k);
+    const std::string header = "for (int " + k + " = 0; " + k + " < " + L + "::ELEMS" +
+                               std::to_string(d) + "; ++" + k + ")";
+    w_->line("TILEC_UNROLL");
+    loops.push_back(std::make_unique<CodeWriter::Scope>(*w_, header, ""));
+  }
   first[r->axis] = "0";
-  each[keep] = k;
-  each[r->axis] = red;
-  std::string target = dst + "[" + k + "]";
+  std::string target = indexed(dst, kept);
   w_->line(target + " = " + value(first) + ";");
   w_->line("TILEC_UNROLL");
   w_->line("for (int " + red + " = 1; " + red + " < " + L + "::ELEMS" + std::to_string(r->axis) +
@@ -862,12 +873,10 @@ void KernelEmitter::assignValue(const Var &v, const Expr &value, bool isDecl) {
     const std::string &buf = bufferNames_.at(sr->buffer);
     std::string L = layoutName(t);
     if (sr->combine) {
-      if (t.rank() != 1)
-        internalError("shared_combine into a rank-2 tile");
       forEachElem(t, [&](const Idx &idx) {
         call(lhs(v, idx) + " = tilec::rt::combine_partials<" + opType(sr->op, sr->combineFn) +
                  ", " + std::to_string(sr->numParts) + ">(",
-             {buf + " + " + L + "::coord0(" + idx[0] + ")", std::to_string(partStride(b))}, ");");
+             {buf + " + " + rowMajorIndex(L, t.shape, idx), std::to_string(partStride(b))}, ");");
       });
       return;
     }
@@ -919,16 +928,13 @@ void KernelEmitter::reshapeRead(const Var &v, const SharedRead *sr) {
   const std::string L = layoutName(t);
   const std::string &a = bufferNames_.at(sr->buffer);
   const std::string b = sr->bufferB >= 0 ? bufferNames_.at(sr->bufferB) : "";
-  const int64_t d1 = t.rank() == 2 ? t.shape[1] : 1;
+  const int last = t.rank() - 1;
+  const int64_t dLast = t.shape[last];
   int64_t n = 1;
   for (int64_t d : k_.buffers.at(sr->buffer).shape)
     n *= d;
   forEachElem(t, [&](const Idx &idx) {
-    const std::string c0 = L + "::coord0(" + idx[0] + ")";
-    const std::string c1 = t.rank() == 2 ? L + "::coord1(" + idx[1] + ")" : "";
-    const std::string l = t.rank() == 1 ? c0
-                          : d1 == 1     ? c0
-                                        : c0 + " * " + std::to_string(d1) + " + " + c1;
+    const std::string l = rowMajorIndex(L, t.shape, idx);
     const std::string y = lhs(v, idx) + " = ";
     // `y = cond ? x` over `: z;`, the second line's `:` under the `?`.
     auto choose = [&](const std::string &cond, const std::string &x, const std::string &z) {
@@ -944,21 +950,28 @@ void KernelEmitter::reshapeRead(const Var &v, const SharedRead *sr) {
                     b + "[" + l + " - " + std::to_string(n) + "]");
     case ReshapeKind::Interleave: {
       // Even positions from a, odd ones from b, each at l / 2; along a row of even length the
-      // column alone tells the parity.
+      // column (the last dim's coordinate) alone tells the parity, and l / 2 is the row's index
+      // (row-major over the other dims) times half a row plus half the column.
+      const std::string cLast = L + "::coord" + std::to_string(last) + "(" + idx[last] + ")";
       std::string half, odd;
-      if (t.rank() == 2 && d1 > 1) {
-        odd = d1 == 2 ? c1 : "(" + c1 + " & 1)";
-        half = d1 == 2 ? c0 : c0 + " * " + std::to_string(d1 / 2) + " + (" + c1 + " >> 1)";
+      if (t.rank() >= 2 && dLast > 1) {
+        const std::string rows =
+            rowMajorIndex(L, std::vector<int64_t>(t.shape.begin(), t.shape.begin() + last), idx);
+        const bool sum = rows.find(' ') != std::string::npos;
+        odd = dLast == 2 ? cLast : "(" + cLast + " & 1)";
+        half = dLast == 2 ? rows
+                          : (sum ? "(" + rows + ")" : rows) + " * " + std::to_string(dLast / 2) +
+                                " + (" + cLast + " >> 1)";
       } else {
-        odd = "(" + c0 + " & 1)";
-        half = "(" + c0 + " >> 1)";
+        odd = "(" + l + " & 1)";
+        half = "(" + l + " >> 1)";
       }
       return choose(odd, b + "[" + half + "]", a + "[" + half + "]");
     }
     case ReshapeKind::Even:
     case ReshapeKind::Odd:
-      return w_->line(y + a + "[" + (t.rank() == 1 ? l : "(" + l + ")") + " * 2" +
-                      (*sr->reshape == ReshapeKind::Odd ? " + 1" : "") + "];");
+      return w_->line(y + a + "[" + (l.find(' ') == std::string::npos ? l : "(" + l + ")") +
+                      " * 2" + (*sr->reshape == ReshapeKind::Odd ? " + 1" : "") + "];");
     }
   });
 }
@@ -1040,8 +1053,8 @@ void KernelEmitter::sharedWritePartials(const SharedWrite *sw) {
   }
   std::string Ls = layoutName(vt);
   forEachElem(vt, [&](const Idx &idx) {
-    w_->line(buf + "[" + slot + " * " + stride + " + " + Ls + "::coord0(" + idx[0] + ")] = " +
-             elem(sw->value, idx).text + ";");
+    w_->line(buf + "[" + slot + " * " + stride + " + " + rowMajorIndex(Ls, vt.shape, idx) +
+             "] = " + elem(sw->value, idx).text + ";");
   });
 }
 
@@ -1110,9 +1123,29 @@ std::string KernelEmitter::runVecName(const Layout &l, int rank, int vec) const 
 
 std::string KernelEmitter::sharedOffset(const std::string &L, const Type &t, int b,
                                         const Idx &idx) {
-  return t.rank() == 1
-             ? L + "::coord0(" + idx[0] + ")"
-             : sharedAt(b, L + "::coord0(" + idx[0] + ")", L + "::coord1(" + idx[1] + ")");
+  if (t.rank() == 1)
+    return L + "::coord0(" + idx[0] + ")";
+  const int last = t.rank() - 1;
+  const std::vector<int64_t> rows(t.shape.begin(), t.shape.begin() + last);
+  const std::string row = rowMajorIndex(L, rows, Idx(idx.begin(), idx.begin() + last));
+  return sharedAt(b, row, L + "::coord" + std::to_string(last) + "(" + idx[last] + ")",
+                  row.find(' ') != std::string::npos);
+}
+
+std::string KernelEmitter::rowMajorIndex(const std::string &L, const std::vector<int64_t> &shape,
+                                         const Idx &idx) {
+  std::string s;
+  int64_t stride = 1;
+  for (int d = static_cast<int>(shape.size()) - 1; d >= 0; --d) {
+    if (shape[d] > 1 || (d == 0 && s.empty())) {
+      std::string term = L + "::coord" + std::to_string(d) + "(" + idx[d] + ")";
+      if (stride > 1)
+        term += " * " + std::to_string(stride);
+      s = s.empty() ? term : term + " + " + s;
+    }
+    stride *= shape[d];
+  }
+  return s;
 }
 
 std::string KernelEmitter::sharedAt(int b, const std::string &row, const std::string &col,

@@ -49,7 +49,7 @@ bool same(const ExpandDims *a, const ExpandDims *b) {
   return a->axis == b->axis && equal(a->a, b->a);
 }
 bool same(const Broadcast *a, const Broadcast *b) { return equal(a->a, b->a); }
-bool same(const Trans *a, const Trans *b) { return equal(a->a, b->a); }
+bool same(const Trans *a, const Trans *b) { return a->perm == b->perm && equal(a->a, b->a); }
 bool same(const Load *a, const Load *b) {
   return a->vec == b->vec && a->aligned == b->aligned && a->maskAtLast == b->maskAtLast &&
          a->maskAllOrNone == b->maskAllOrNone && a->hints == b->hints && equal(a->ptr, b->ptr) &&

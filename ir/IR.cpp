@@ -1,5 +1,6 @@
 #include "ir/IR.h"
 
+#include <numeric>
 #include <stdexcept>
 
 namespace tilec::ir {
@@ -353,10 +354,22 @@ Expr ExpandDims::make(Expr a, int axis, SourceLoc loc) {
 
 Expr Trans::make(Expr a, SourceLoc loc) {
   check(a && a->type.rank() == 2, "Trans of a rank-2 tile");
+  return permute(std::move(a), {1, 0}, loc);
+}
+
+Expr Trans::permute(Expr a, std::vector<int> perm, SourceLoc loc) {
+  check(a && isPermutation(perm) && static_cast<int>(perm.size()) == a->type.rank(),
+        "Trans: a permutation of the tile's dims");
+  std::vector<int> identity(perm.size());
+  std::iota(identity.begin(), identity.end(), 0);
+  check(perm != identity, "Trans: not the identity");
   auto n = node<Trans>(loc);
-  n->type = a->type.withShape({a->type.shape[1], a->type.shape[0]})
-                .withLayout(Layout::transposed(a->type.layout));
+  std::vector<int64_t> shape(perm.size());
+  for (size_t e = 0; e < perm.size(); ++e)
+    shape[e] = a->type.shape[perm[e]];
+  n->type = a->type.withShape(std::move(shape)).withLayout(Layout::permuted(a->type.layout, perm));
   n->a = std::move(a);
+  n->perm = std::move(perm);
   return n;
 }
 
@@ -470,7 +483,7 @@ Expr Reshape::make(ReshapeKind how, Expr a, Expr b, std::vector<int64_t> shape, 
   check(a && a->type.isTile() && !a->type.pointer && (b != nullptr) == two &&
             (!b || (b->type.elem == a->type.elem && b->type.shape == a->type.shape &&
                     !b->type.pointer)) &&
-            (shape.size() == 1 || shape.size() == 2),
+            shape.size() >= 1 && shape.size() <= 3,
         "Reshape operands");
   int64_t n = 1;
   for (int64_t d : shape)

@@ -307,13 +307,25 @@ struct Broadcast : ExprNode {
   Expr a;
   static Expr make(Expr a, std::vector<int64_t> shape, SourceLoc loc = {});
 };
-/// The transpose of a rank-2 tile (tl::trans): element [i][j] is `a`'s [j][i]. A view: after layout
-/// assignment `a` is in Layout::transposed of the result's layout, so every thread holds the same
-/// values in both and nothing moves.
+/// A tile with its dims permuted (tl::permute; tl::trans for rank 2): dim e of the result is `a`'s
+/// dim perm[e], so for rank 2 (perm [1, 0], the transpose) element [i][j] is `a`'s [j][i]. A view:
+/// after layout assignment `a` is in Layout::permuted(result's layout, inversePermutation(perm)),
+/// so every thread holds the same values in both and nothing moves.
 struct Trans : ExprNode {
   TILEC_EXPR_NODE(Trans)
   Expr a;
+  std::vector<int> perm; ///< a permutation of 0 .. rank - 1 other than the identity
+  /// The transpose of a rank-2 tile.
   static Expr make(Expr a, SourceLoc loc = {});
+  /// The tile with its dims in the order `perm`.
+  static Expr permute(Expr a, std::vector<int> perm, SourceLoc loc = {});
+  /// The index into `a` of the result's element at `idx` (a vector of any element type).
+  template <class V> V operandIndex(const V &idx) const {
+    V in = idx;
+    for (size_t e = 0; e < perm.size(); ++e)
+      in[perm[e]] = idx[e];
+    return in;
+  }
 };
 /// Load through a pointer (scalar or tile). Masked-off elements (mask false) do not touch memory and
 /// yield `other` (zero when absent). `mask` is Bool of the pointer's shape; `other` has the result

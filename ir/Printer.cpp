@@ -485,11 +485,20 @@ private:
       exprTo(o, as<Broadcast>(e)->a);
       o << ')';
       break;
-    case ExprKind::Trans:
-      o << "trans(";
-      exprTo(o, as<Trans>(e)->a);
+    case ExprKind::Trans: {
+      const auto *x = as<Trans>(e);
+      if (x->perm.size() == 2) {
+        o << "trans(";
+      } else {
+        o << "permute<";
+        for (size_t d = 0; d < x->perm.size(); ++d)
+          o << (d ? "," : "") << x->perm[d];
+        o << ">(";
+      }
+      exprTo(o, x->a);
       o << ')';
       break;
+    }
     case ExprKind::Load: {
       auto *l = as<Load>(e);
       o << "load(";

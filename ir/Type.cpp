@@ -115,13 +115,41 @@ int Layout::mfmaSize(MmaInstr instr) {
   return 0;
 }
 
-LayoutRef Layout::transposed(const LayoutRef &l) {
-  if (!l || l->kind != Kind::Blocked || l->rank() != 2)
-    return nullptr;
-  auto swap = [](const std::vector<int> &v) { return std::vector<int>{v[1], v[0]}; };
-  return blocked(swap(l->sizePerThread), swap(l->threadsPerWarp), swap(l->warpsPerBlock),
-                 {1 - l->order[0], 1 - l->order[1]});
+bool isPermutation(const std::vector<int> &perm) {
+  std::vector<bool> seen(perm.size());
+  for (int d : perm) {
+    if (d < 0 || d >= static_cast<int>(perm.size()) || seen[d])
+      return false;
+    seen[d] = true;
+  }
+  return true;
 }
+
+std::vector<int> inversePermutation(const std::vector<int> &perm) {
+  std::vector<int> q(perm.size());
+  for (size_t e = 0; e < perm.size(); ++e)
+    q[perm[e]] = static_cast<int>(e);
+  return q;
+}
+
+LayoutRef Layout::permuted(const LayoutRef &l, const std::vector<int> &perm) {
+  if (!l || l->kind != Kind::Blocked || l->rank() != static_cast<int>(perm.size()))
+    return nullptr;
+  auto apply = [&](const std::vector<int> &v) {
+    std::vector<int> r(v.size());
+    for (size_t e = 0; e < perm.size(); ++e)
+      r[e] = v[perm[e]];
+    return r;
+  };
+  const std::vector<int> place = inversePermutation(perm); // l's dim d is the result's place[d]
+  std::vector<int> order;
+  for (int d : l->order)
+    order.push_back(place[d]);
+  return blocked(apply(l->sizePerThread), apply(l->threadsPerWarp), apply(l->warpsPerBlock),
+                 std::move(order));
+}
+
+LayoutRef Layout::transposed(const LayoutRef &l) { return permuted(l, {1, 0}); }
 
 int Layout::rank() const {
   if (kind == Kind::Blocked)

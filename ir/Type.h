@@ -1,7 +1,7 @@
 #pragma once
 /// \file Element types, tile types and layouts of the Tile IR.
 ///
-/// A value is a scalar (empty shape) or a tile (rank 1 or 2, every dimension a power of two). Tiles
+/// A value is a scalar (empty shape) or a tile (rank 1 to 3, every dimension a power of two). Tiles
 /// carry a layout once layout assignment has run: the layout says which thread of the block owns
 /// which element. Pointers are global-memory pointers to an element type.
 
@@ -82,9 +82,13 @@ struct Layout {
   static LayoutRef mma(int warpsM, int warpsN, MmaInstr instr = MmaInstr::M16N8K16);
   /// An MFMA instruction's N (its tiles are N x N), 0 for mma.sync and wgmma.
   static int mfmaSize(MmaInstr instr);
-  /// The blocked layout `l` with its two dims swapped (every per-dim list mirrored, `order` naming
-  /// the other dim): element [i][j] of a tile in the result is, thread for thread, element [j][i]
-  /// of a tile in `l`. Null unless `l` is a rank-2 blocked layout.
+  /// The blocked layout `l` with its dims permuted: dim e of the result is `l`'s dim perm[e]
+  /// (every per-dim list permuted, `order` naming the same dims by their new places), so the
+  /// element of a tile in the result whose dim e index is q[e] is, thread for thread, the element
+  /// of a tile in `l` whose dim perm[e] index is q[e]. Null unless `l` is a blocked layout of
+  /// perm's rank.
+  static LayoutRef permuted(const LayoutRef &l, const std::vector<int> &perm);
+  /// permuted(l, {1, 0}): element [i][j] of a tile in the result is element [j][i] of one in `l`.
   static LayoutRef transposed(const LayoutRef &l);
 
   int rank() const;
@@ -94,6 +98,11 @@ struct Layout {
   /// `#slice<dim=1, #blocked<...>>`.
   std::string str() const;
 };
+
+/// Whether `perm` holds each of 0 .. size - 1 once.
+bool isPermutation(const std::vector<int> &perm);
+/// The permutation q with q[perm[e]] = e.
+std::vector<int> inversePermutation(const std::vector<int> &perm);
 
 bool operator==(const Layout &a, const Layout &b);
 inline bool operator!=(const Layout &a, const Layout &b) { return !(a == b); }

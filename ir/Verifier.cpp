@@ -374,7 +374,7 @@ private:
     for (int64_t s : t.shape)
       TILEC_REQUIRE(isPow2(s), what + ": tile dims must be powers of two: " + t.str());
     if (lowered)
-      TILEC_REQUIRE(t.rank() <= 2, what + ": tile of rank " + std::to_string(t.rank()));
+      TILEC_REQUIRE(t.rank() <= 3, what + ": tile of rank " + std::to_string(t.rank()));
     if (layoutMode)
       TILEC_REQUIRE(t.layout != nullptr, what + ": tile without a layout: " + t.str());
     if (t.layout)
@@ -611,13 +611,15 @@ private:
       auto *x = as<Trans>(e);
       expr(x->a);
       const Type &ta = x->a->type;
-      TILEC_REQUIRE(ta.rank() == 2 && t.rank() == 2 && ta.shape[0] == t.shape[1] &&
-                        ta.shape[1] == t.shape[0] && ta.elem == t.elem && ta.pointer == t.pointer,
-                    "trans of " + ta.str() + " gives " + t.str());
+      bool shaped = isPermutation(x->perm) && static_cast<int>(x->perm.size()) == ta.rank() &&
+                    t.rank() == ta.rank() && ta.elem == t.elem && ta.pointer == t.pointer;
+      for (size_t d = 0; shaped && d < x->perm.size(); ++d)
+        shaped = t.shape[d] == ta.shape[x->perm[d]];
+      TILEC_REQUIRE(shaped, "trans of " + ta.str() + " gives " + t.str());
       if (layoutMode)
-        TILEC_REQUIRE(t.layout && sameLayout(ta.layout, Layout::transposed(t.layout)),
-                      "trans operand " + ta.str() + " is not in the transposed layout of " +
-                          t.str());
+        TILEC_REQUIRE(t.layout && sameLayout(ta.layout, Layout::permuted(
+                                                            t.layout, inversePermutation(x->perm))),
+                      "trans operand " + ta.str() + " is not in the permuted layout of " + t.str());
       return;
     }
     case ExprKind::Load: {

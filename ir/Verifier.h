@@ -18,7 +18,7 @@ namespace tilec::ir {
 /// the layout rules of invariant 2. Returns false and describes the first problem in `*why`.
 bool verify(const Module &m, std::string *why = nullptr);
 
-/// `verify` plus invariants 1-8: layouts everywhere, tiles of rank 1-2, no Reduce/ConvertLayout,
+/// `verify` plus invariants 1-8: layouts everywhere, tiles of rank 1-3, no Reduce/ConvertLayout,
 /// Load/ThreadReduce/WarpReduce/SharedRead only as the whole init/value of a Decl/Assign,
 /// `vec` dividing spt[order[0]], buffers allocated (offsets set, no overlap between buffers whose
 /// lifetimes overlap, within Kernel::sharedBytes) and no shared-memory hazard without a barrier.

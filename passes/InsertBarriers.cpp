@@ -450,7 +450,8 @@ private:
       in.erase(in.begin() + as<ExpandDims>(e)->axis);
       return offsetAt(as<ExpandDims>(e)->a, in, additive);
     }
-    case ExprKind::Trans: return offsetAt(as<Trans>(e)->a, {idx.at(1), idx.at(0)}, additive);
+    case ExprKind::Trans:
+      return offsetAt(as<Trans>(e)->a, as<Trans>(e)->operandIndex(idx), additive);
     case ExprKind::Broadcast: {
       const Expr &a = as<Broadcast>(e)->a;
       std::vector<int64_t> in = idx;

@@ -134,7 +134,7 @@ public:
   void lowerReshape(const Reshape &r, const Var &dest, bool isDecl, SourceLoc loc,
                     std::vector<Stmt> &out) {
     const Type &from = r.a->type;
-    if (!from.layout || !r.type.layout || from.rank() < 1 || from.rank() > 2)
+    if (!from.layout || !r.type.layout || from.rank() < 1 || from.rank() > 3)
       internalError("lower-layout-conversions: reshape into '" + dest->name +
                     "' without layouts, or of rank " + std::to_string(from.rank()));
     auto *ref = as<VarRef>(r.a);
@@ -220,7 +220,7 @@ private:
     if (!from.layout || !to.layout)
       internalError("lower-layout-conversions: convert_layout without layouts for '" + dest->name +
                     "'");
-    if (from.rank() < 1 || from.rank() > 2)
+    if (from.rank() < 1 || from.rank() > 3)
       internalError("lower-layout-conversions: tile of rank " + std::to_string(from.rank()));
     SharedBuffer b;
     b.name = dest->name + "_smem";
@@ -231,10 +231,14 @@ private:
     if (from.rank() == 2 && from.layout->kind == Layout::Kind::Mma &&
         laneFastestTileDim(*to.layout, to.shape) != 0) {
       b.swizzle = lowering::chunkSwizzle(b.rowStride, byteSize(from.elem));
-    } else if (from.rank() == 2) {
-      bool srcCols = laneFastestTileDim(*from.layout, from.shape) == 0;
-      bool dstCols = laneFastestTileDim(*to.layout, to.shape) == 0;
-      if (srcCols != dstCols)
+    } else if (from.rank() >= 2) {
+      // A side whose lanes walk another dim than the rows' (the last) reads or writes down the
+      // columns: a row padded by a word puts those on different banks.
+      auto walksColumns = [](const Type &t) {
+        const int d = laneFastestTileDim(*t.layout, t.shape);
+        return d >= 0 && d != t.rank() - 1;
+      };
+      if (walksColumns(from) != walksColumns(to))
         b.rowStride += std::max(1, 4 / byteSize(from.elem));
     }
     b.sizeBytes = lowering::bufferBytes(b);

@@ -3131,27 +3131,27 @@ constexpr uint32_t B_TILE_DESC_SBO = 1024;
 using STORE_CVT_SWIZZLE = tilec::rt::XorSwizzle<128, 8, 1, 8>;
 // tile 32: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
-using L0 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, NUM_STAGES, BLOCK_K>, 0>;
+using L0 = tilec::rt::Slice1<
+    tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, NUM_STAGES, BLOCK_K>, 0>;
 // tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
 // thread
-using L1 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_K, NUM_STAGES>, 1>;
+using L1 = tilec::rt::Slice1<
+    tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_K, NUM_STAGES>, 1>;
 // tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 2 elements per
 // thread
-using L2 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, 128, NUM_STAGES>, 1>;
+using L2 = tilec::rt::Slice1<
+    tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, 128, NUM_STAGES>, 1>;
 // tile 128: dim 1 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
-using L3 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 128, NUM_STAGES>, 1>;
+using L3 = tilec::rt::Slice1<
+    tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, 128, NUM_STAGES>, 1>;
 // tile 128x32: 1x8 contiguous per thread, 8x4 lanes, 8x1 warps, dim 1 fastest; 2x8 elements per
 // thread
 using L4 = tilec::rt::Blocked2<1, A_TILE_VEC, 8, 4, NUM_WARPS, 1, 1, 128, BLOCK_K>;
 // tile 128: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
-using L5 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, NUM_STAGES, 128>, 0>;
+using L5 = tilec::rt::Slice1<
+    tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, NUM_STAGES, 128>, 0>;
 // tile 32x128: 1x8 contiguous per thread, 2x16 lanes, 8x1 warps, dim 1 fastest; 2x8 elements per
 // thread
 using L6 = tilec::rt::Blocked2<1, B_TILE_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_K, 128>;

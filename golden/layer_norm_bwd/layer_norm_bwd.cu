@@ -1050,12 +1050,12 @@ constexpr int DB_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) 
 using L0 = tilec::rt::Blocked2<1, DW_LOAD_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_SIZE_M, BLOCK_SIZE_N>;
 // tile 128: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
-using L1 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, DW_LOAD_VEC, 2, 16, NUM_WARPS, 1, 1, 1, BLOCK_SIZE_N>, 0>;
+using L1 = tilec::rt::Slice1<
+    tilec::rt::Blocked2<1, DW_LOAD_VEC, 2, 16, NUM_WARPS, 1, 1, 1, BLOCK_SIZE_N>, 0>;
 // tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 4 elements per
 // thread
-using L2 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, DW_LOAD_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_SIZE_M, 1>, 1>;
+using L2 = tilec::rt::Slice1<
+    tilec::rt::Blocked2<1, DW_LOAD_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_SIZE_M, 1>, 1>;
 // tile 128: 1 contiguous per thread, 32 lanes, 4 warps; 1 elements per thread
 using L3 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK_SIZE_N>;
 constexpr int SMEM_BYTES = 2048;  // shared memory per block
@@ -1267,12 +1267,12 @@ constexpr int DB_LOAD_VEC = 8;  // load width: 8 contiguous elements (16 bytes) 
 using L0 = tilec::rt::Blocked2<1, DW_LOAD_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_SIZE_M, BLOCK_SIZE_N>;
 // tile 128: dim 0 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
-using L1 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, DW_LOAD_VEC, 2, 16, NUM_WARPS, 1, 1, 1, BLOCK_SIZE_N>, 0>;
+using L1 = tilec::rt::Slice1<
+    tilec::rt::Blocked2<1, DW_LOAD_VEC, 2, 16, NUM_WARPS, 1, 1, 1, BLOCK_SIZE_N>, 0>;
 // tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 4 elements per
 // thread
-using L2 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, DW_LOAD_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_SIZE_M, 1>, 1>;
+using L2 = tilec::rt::Slice1<
+    tilec::rt::Blocked2<1, DW_LOAD_VEC, 2, 16, NUM_WARPS, 1, 1, BLOCK_SIZE_M, 1>, 1>;
 // tile 128: 1 contiguous per thread, 32 lanes, 4 warps; 1 elements per thread
 using L3 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK_SIZE_N>;
 constexpr int SMEM_BYTES = 2048;  // shared memory per block
@@ -1512,12 +1512,12 @@ constexpr int DB_LOAD_VEC = 4;  // load width: 4 contiguous elements (16 bytes) 
 using L0 = tilec::rt::Blocked2<1, DW_LOAD_VEC, 1, 32, NUM_WARPS, 1, 1, BLOCK_SIZE_M, BLOCK_SIZE_N>;
 // tile 128: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
 // thread
-using L1 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, DW_LOAD_VEC, 1, 32, NUM_WARPS, 1, 1, 1, BLOCK_SIZE_N>, 0>;
+using L1 = tilec::rt::Slice1<
+    tilec::rt::Blocked2<1, DW_LOAD_VEC, 1, 32, NUM_WARPS, 1, 1, 1, BLOCK_SIZE_N>, 0>;
 // tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
-using L2 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, DW_LOAD_VEC, 1, 32, NUM_WARPS, 1, 1, BLOCK_SIZE_M, 1>, 1>;
+using L2 = tilec::rt::Slice1<
+    tilec::rt::Blocked2<1, DW_LOAD_VEC, 1, 32, NUM_WARPS, 1, 1, BLOCK_SIZE_M, 1>, 1>;
 // tile 128: 1 contiguous per thread, 32 lanes, 4 warps; 1 elements per thread
 using L3 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK_SIZE_N>;
 constexpr int SMEM_BYTES = 2048;  // shared memory per block
@@ -1719,12 +1719,12 @@ constexpr int DB_LOAD_VEC = 4;  // load width: 4 contiguous elements (16 bytes) 
 using L0 = tilec::rt::Blocked2<1, DW_LOAD_VEC, 1, 32, NUM_WARPS, 1, 1, BLOCK_SIZE_M, BLOCK_SIZE_N>;
 // tile 128: dim 0 of a 2-D layout removed (same values in every thread along it); 4 elements per
 // thread
-using L1 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, DW_LOAD_VEC, 1, 32, NUM_WARPS, 1, 1, 1, BLOCK_SIZE_N>, 0>;
+using L1 = tilec::rt::Slice1<
+    tilec::rt::Blocked2<1, DW_LOAD_VEC, 1, 32, NUM_WARPS, 1, 1, 1, BLOCK_SIZE_N>, 0>;
 // tile 32: dim 1 of a 2-D layout removed (same values in every thread along it); 8 elements per
 // thread
-using L2 =
-    tilec::rt::Slice1<tilec::rt::Blocked2<1, DW_LOAD_VEC, 1, 32, NUM_WARPS, 1, 1, BLOCK_SIZE_M, 1>, 1>;
+using L2 = tilec::rt::Slice1<
+    tilec::rt::Blocked2<1, DW_LOAD_VEC, 1, 32, NUM_WARPS, 1, 1, BLOCK_SIZE_M, 1>, 1>;
 // tile 128: 1 contiguous per thread, 32 lanes, 4 warps; 1 elements per thread
 using L3 = tilec::rt::Blocked1<1, TILEC_WARP_SIZE, NUM_WARPS, BLOCK_SIZE_N>;
 constexpr int SMEM_BYTES = 2048;  // shared memory per block

@@ -267,11 +267,15 @@ AxisInfo AxisAnalysis::compute(const Expr &e) {
       }
     return a;
   }
-  case ExprKind::Trans: { // the same values, the facts of dim d now along dim 1 - d
-    AxisInfo a = get(as<Trans>(e)->a);
+  case ExprKind::Trans: { // the same values, the facts of the operand's dim perm[d] now along d
+    const auto *x = as<Trans>(e);
+    AxisInfo a = get(x->a);
     for (auto *v : {&a.contiguity, &a.divisibility, &a.constancy, &a.truePrefix})
-      if (v->size() == 2)
-        std::swap((*v)[0], (*v)[1]);
+      if (v->size() == x->perm.size()) {
+        const std::vector<int64_t> in = *v;
+        for (size_t d = 0; d < x->perm.size(); ++d)
+          (*v)[d] = in[x->perm[d]];
+      }
     return a;
   }
   case ExprKind::Hint: {

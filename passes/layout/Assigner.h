@@ -70,7 +70,7 @@ private:
   static bool wgmmaFits(const ir::Dot *d, int numWarps);
   ir::LayoutRef dotOperandLayout(const ir::Expr &x);
   /// The layout a `trans` whose result is wanted in `want` is built in: `want` when it is blocked
-  /// (the operand then takes Layout::transposed of it), else the default blocked layout of `t`.
+  /// (the operand then takes Layout::permuted of it), else the default blocked layout of `t`.
   ir::LayoutRef transWant(const ir::LayoutRef &want, const ir::Type &t);
   ir::LayoutRef rootLayout(const ir::Expr &init, const ir::LayoutRef &cand);
   void decideStrong(const ir::Stmt &s, bool &changed);

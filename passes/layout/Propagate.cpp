@@ -199,8 +199,8 @@ LayoutRef Assigner::natural(const Expr &e) {
   }
   case ExprKind::Broadcast:
     return natural(as<Broadcast>(e)->a);
-  case ExprKind::Trans: // a view: the operand's blocked layout, transposed
-    return Layout::transposed(natural(as<Trans>(e)->a));
+  case ExprKind::Trans: // a view: the operand's blocked layout, permuted
+    return Layout::permuted(natural(as<Trans>(e)->a), as<Trans>(e)->perm);
   case ExprKind::Unary:
     return natural(as<Unary>(e)->a);
   case ExprKind::Cast:
@@ -355,7 +355,7 @@ LayoutRef Assigner::dotOperandLayout(const Expr &x) {
 }
 
 LayoutRef Assigner::transWant(const LayoutRef &want, const Type &t) {
-  return Layout::transposed(want) ? want : defaultLayout(t);
+  return want && want->kind == Layout::Kind::Blocked ? want : defaultLayout(t);
 }
 
 /// The layout of a Decl/Assign root: loads keep their anchor, reductions a slice, dots theirs.
@@ -467,7 +467,10 @@ void Assigner::demand(const Expr &e, const LayoutRef &want, int pos, const std::
   case ExprKind::Broadcast:
     return demand(as<Broadcast>(e)->a, want, pos, tag);
   case ExprKind::Trans:
-    return demand(as<Trans>(e)->a, Layout::transposed(transWant(want, e->type)), pos, tag);
+    return demand(
+        as<Trans>(e)->a,
+        Layout::permuted(transWant(want, e->type), inversePermutation(as<Trans>(e)->perm)), pos,
+        tag);
   case ExprKind::ConvertLayout:
     return demand(as<ConvertLayout>(e)->a, want, pos, tag);
   case ExprKind::ExpandDims:

@@ -120,7 +120,7 @@ Expr Assigner::emit(const Expr &e, const LayoutRef &want) {
     // layout) in the default blocked layout and converted.
     LayoutRef l = transWant(want, e->type);
     auto c = copyWith(as<Trans>(e), l);
-    c->a = emit(c->a, Layout::transposed(l));
+    c->a = emit(c->a, Layout::permuted(l, inversePermutation(c->perm)));
     return *l == *want ? Expr(c) : ConvertLayout::make(c, want, e->loc);
   }
   case ExprKind::ExpandDims: {

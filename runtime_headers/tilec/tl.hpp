@@ -48,9 +48,9 @@ inline constexpr float inf = std::numeric_limits<float>::infinity();
 // Tiles
 // ================================================================================================
 
-/// A tile of rank 1 or 2; every dim a power of two. Elements are stored row-major in `data`.
+/// A tile of rank 1, 2 or 3; every dim a power of two. Elements are stored row-major in `data`.
 template <class T, int... Dims> struct tile {
-  static_assert(sizeof...(Dims) == 1 || sizeof...(Dims) == 2, "tl::tile: rank must be 1 or 2");
+  static_assert(sizeof...(Dims) >= 1 && sizeof...(Dims) <= 3, "tl::tile: rank must be 1, 2 or 3");
   static_assert(((Dims > 0 && (Dims & (Dims - 1)) == 0) && ...),
                 "tl::tile: every dim must be a power of two");
   static_assert(
@@ -71,6 +71,10 @@ template <class T, int... Dims> struct tile {
   constexpr const T &at(int i) const { return data[i]; }
   constexpr T &at(int i, int j) { return data[i * shape.d1 + j]; }
   constexpr const T &at(int i, int j) const { return data[i * shape.d1 + j]; }
+  constexpr T &at(int l, int i, int j) { return data[(l * shape.d0 + i) * shape.d1 + j]; }
+  constexpr const T &at(int l, int i, int j) const {
+    return data[(l * shape.d0 + i) * shape.d1 + j];
+  }
 };
 
 // Traits of element types, for `if constexpr` in generic kernels (Triton's `dtype.is_floating()`,
@@ -218,8 +222,20 @@ template <int AXIS, class T, int N> auto expand_dims(const tile<T, N> &x) {
     return r;
   }
 }
+/// For a 2-D tile [M, N]: AXIS 0 gives [1, M, N], 1 gives [M, 1, N], 2 gives [M, N, 1].
 template <int AXIS, class T, int N0, int N1> auto expand_dims(const tile<T, N0, N1> &x) {
-  static_assert(detail::alwaysFalse<T>, "tl::expand_dims: tiles have rank <= 2");
+  static_assert(AXIS >= -3 && AXIS <= 2, "tl::expand_dims: AXIS must be 0, 1 or 2 for a 2-D tile");
+  constexpr int axis = AXIS < 0 ? AXIS + 3 : AXIS;
+  using R =
+      std::conditional_t<axis == 0, tile<T, 1, N0, N1>,
+                         std::conditional_t<axis == 1, tile<T, N0, 1, N1>, tile<T, N0, N1, 1>>>;
+  R r;
+  r.data = x.data;
+  return r;
+}
+template <int AXIS, class T, int N0, int N1, int N2>
+auto expand_dims(const tile<T, N0, N1, N2> &x) {
+  static_assert(detail::alwaysFalse<T>, "tl::expand_dims: tiles have rank <= 3");
   return x;
 }
 
@@ -712,10 +728,10 @@ template <class P, class V, class M> void store(const P &ptr, const V &value, co
                 "tl::store: value and mask must broadcast to the shape of ptr");
   using T = std::remove_pointer_t<detail::Elem<P>>;
   static_assert(!std::is_const_v<T>, "tl::store: cannot store through a pointer to const");
-  for (int i = 0; i < s.d0; ++i)
-    for (int j = 0; j < s.d1; ++j)
-      if (detail::fetch(mask, i, j))
-        *detail::fetch(ptr, i, j) = detail::convert<T>(detail::fetch(value, i, j));
+  detail::forEachIndex<s>([&](int l, int i, int j, int) {
+    if (detail::fetch(mask, l, i, j))
+      *detail::fetch(ptr, l, i, j) = detail::convert<T>(detail::fetch(value, l, i, j));
+  });
 }
 template <class P, class V> void store(const P &ptr, const V &value) { store(ptr, value, true); }
 /// The same stores with hints (store_options).
@@ -840,22 +856,26 @@ void printOperand(const std::string &prefix, int operand, int operands, const X 
     format += index(s.d1);
   else if (s.rank == 2)
     format += index(s.d0) + ", " + index(s.d1);
+  else if (s.rank == 3)
+    format += index(s.lead) + ", " + index(s.d0) + ", " + index(s.d1);
   format += ")" + printfText(prefix);
   if (operands > 1)
     format += "(operand " + std::to_string(operand) + ") ";
   format += printConversion<HEX, E>() + "\n";
   const unsigned p0 = currentProgram.id[0], p1 = currentProgram.id[1], p2 = currentProgram.id[2];
-  for (int i = 0; i < s.d0; ++i)
-    for (int j = 0; j < s.d1; ++j) {
-      const auto v = printArgument<HEX>(static_cast<E>(fetch(x, i, j)));
-      if constexpr (s.rank == 0)
-        std::printf(format.c_str(), p0, p1, p2, v);
-      else if constexpr (s.rank == 1)
-        std::printf(format.c_str(), p0, p1, p2, static_cast<unsigned>(j), v);
-      else
-        std::printf(format.c_str(), p0, p1, p2, static_cast<unsigned>(i), static_cast<unsigned>(j),
-                    v);
-    }
+  forEachIndex<s>([&](int l, int i, int j, int) {
+    const auto v = printArgument<HEX>(static_cast<E>(fetch(x, l, i, j)));
+    const auto u = [](int n) { return static_cast<unsigned>(n); };
+    constexpr int rank = shapeOf<X>().rank; // (nvcc: not `s`, a local of the enclosing function)
+    if constexpr (rank == 0)
+      std::printf(format.c_str(), p0, p1, p2, v);
+    else if constexpr (rank == 1)
+      std::printf(format.c_str(), p0, p1, p2, u(j), v);
+    else if constexpr (rank == 2)
+      std::printf(format.c_str(), p0, p1, p2, u(i), u(j), v);
+    else
+      std::printf(format.c_str(), p0, p1, p2, u(l), u(i), u(j), v);
+  });
 }
 } // namespace detail
 
@@ -956,19 +976,18 @@ auto atomicRmw(const P &ptr, const V &value, const C &cmp, const M &mask, F f) {
                 "tl::atomic_*: values and mask must broadcast to the shape of ptr");
   using R = std::remove_cv_t<T>;
   TileFor<R, s> out{};
-  for (int i = 0; i < s.d0; ++i)
-    for (int j = 0; j < s.d1; ++j) {
-      R old{};
-      if (fetch(mask, i, j)) {
-        R *p = fetch(ptr, i, j);
-        old = *p;
-        *p = f(old, convert<R>(fetch(value, i, j)), convert<R>(fetch(cmp, i, j)));
-      }
-      if constexpr (s.rank == 0)
-        out = old;
-      else
-        out.data[i * s.d1 + j] = old;
+  forEachIndex<s>([&](int l, int i, int j, int k) {
+    R old{};
+    if (fetch(mask, l, i, j)) {
+      R *p = fetch(ptr, l, i, j);
+      old = *p;
+      *p = f(old, convert<R>(fetch(value, l, i, j)), convert<R>(fetch(cmp, l, i, j)));
     }
+    if constexpr (shapeOf<P>().rank == 0) // (nvcc: not `s`, a local of the enclosing function)
+      out = old;
+    else
+      out.data[k] = old;
+  });
   return out;
 }
 template <class R> bool sameBits(R a, R b) { return std::memcmp(&a, &b, sizeof(R)) == 0; }
@@ -1040,7 +1059,7 @@ template <class T, int... Block> struct tensor_descriptor {
                   "tl::tensor_descriptor::store: the value must broadcast to the block");
     constexpr int cols = block_type::shape.d1;
     forEach(offsets, [&](int flat, T *p) {
-      *p = detail::convert<T>(detail::fetch(value, flat / cols, flat % cols));
+      *p = detail::convert<T>(detail::fetch(value, 0, flat / cols, flat % cols));
     });
   }
 
@@ -1619,8 +1638,9 @@ template <class T> auto sortKey(T v) {
 template <int K, bool DESC, class X> auto sortRows(const X &x) {
   using T = Elem<X>;
   constexpr int n = X::shape.d1, rows = X::size / n;
-  using R = std::conditional_t<X::rank == 1, tile<T, K>, tile<T, X::shape.d0, K>>;
-  R r;
+  constexpr Shape s = X::shape;
+  constexpr Shape outShape = Shape{s.rank, s.d0, K, s.lead};
+  TileFor<T, outShape> r;
   for (int row = 0; row < rows; ++row) {
     std::array<T, n> v;
     for (int i = 0; i < n; ++i)
@@ -1682,27 +1702,35 @@ template <class X> auto ravel(const X &x) {
 template <int... DIMS, class X> auto permute(const X &x) {
   static_assert(detail::valueTile<X>, "tl::permute: the operand must be a tile of numbers");
   static_assert(sizeof...(DIMS) == X::rank, "tl::permute: one dim for each dim of the tile");
-  constexpr int dims[] = {DIMS...};
-  if constexpr (X::rank == 1) {
-    static_assert(dims[0] == 0, "tl::permute: the dims must be a permutation of 0 .. rank - 1");
-    return x;
-  } else {
-    static_assert((dims[0] == 0 && dims[1] == 1) || (dims[0] == 1 && dims[1] == 0),
-                  "tl::permute: the dims must be a permutation of 0 .. rank - 1");
-    if constexpr (dims[0] == 0)
-      return x;
-    else
-      return trans(x);
-  }
+  static_assert(detail::isPermutation<X::rank, DIMS...>(),
+                "tl::permute: the dims must be a permutation of 0 .. rank - 1");
+  constexpr std::array<int, 3> perm{DIMS...};
+  constexpr detail::Shape s = X::shape;
+  constexpr std::array<int, 3> from = detail::dimsOf(s);
+  // r's element at index q is x's element whose dim perm[e] is q[e].
+  constexpr detail::Shape outShape = detail::permutedShape(s, perm);
+  detail::TileFor<detail::Elem<X>, outShape> r;
+  detail::forEachIndex<decltype(r)::shape>([&](int l, int i, int j, int k) {
+    const std::array<int, 3> q = detail::leftAligned(decltype(r)::shape, l, i, j);
+    std::array<int, 3> p{};
+    for (int e = 0; e < X::rank; ++e)
+      p[perm[e]] = q[e];
+    int flat = 0;
+    for (int e = 0; e < X::rank; ++e)
+      flat = flat * from[e] + p[e];
+    r.data[k] = x.data[flat];
+  });
+  return r;
 }
 
-/// tl.split(x): the two halves of a tile [N, 2] along its last dim, x[:, 0] and x[:, 1]; bind
-/// them where it is called: auto [a, b] = tl::split(x);
+/// tl.split(x): the two halves of a tile [..., 2] along its last dim, x[..., 0] and x[..., 1]
+/// (of rank one less); bind them where it is called: auto [a, b] = tl::split(x);
 template <class X> auto split(const X &x) {
   static_assert(detail::valueTile<X>, "tl::split: the operand must be a tile of numbers");
-  static_assert(X::rank == 2 && X::shape.d1 == 2, "tl::split: the tile's last dim must be 2");
-  tile<detail::Elem<X>, X::shape.d0> a, b;
-  for (int i = 0; i < X::shape.d0; ++i) {
+  static_assert(X::rank >= 2 && X::shape.d1 == 2, "tl::split: the tile's last dim must be 2");
+  constexpr detail::Shape outShape = detail::withoutDim(X::shape, X::rank - 1);
+  detail::TileFor<detail::Elem<X>, outShape> a, b;
+  for (int i = 0; i < X::size / 2; ++i) {
     a.data[i] = x.data[2 * i];
     b.data[i] = x.data[2 * i + 1];
   }
@@ -1715,9 +1743,9 @@ template <class A, class B> auto interleave(const A &a, const B &b) {
   static_assert(detail::valueTile<A> && std::is_same_v<A, B>,
                 "tl::interleave: the operands must be tiles of numbers of one type and shape");
   using T = detail::Elem<A>;
-  using R =
-      std::conditional_t<A::rank == 1, tile<T, 2 * A::size>, tile<T, A::shape.d0, 2 * A::shape.d1>>;
-  R r;
+  constexpr detail::Shape s = A::shape;
+  constexpr detail::Shape outShape = detail::Shape{s.rank, s.d0, 2 * s.d1, s.lead};
+  detail::TileFor<T, outShape> r;
   for (int i = 0; i < A::size; ++i) {
     r.data[2 * i] = a.data[i];
     r.data[2 * i + 1] = b.data[i];
@@ -1725,13 +1753,16 @@ template <class A, class B> auto interleave(const A &a, const B &b) {
   return r;
 }
 
-/// tl.join(a, b): the 2-D tile [N, 2] whose row i is (a[i], b[i]). a and b are 1-D tiles of one
-/// type and size (a join of 2-D tiles would have rank 3, which tiles do not have yet).
+/// tl.join(a, b): the tile of one more dim, 2 long, last: [N] -> [N, 2] whose row i is (a[i],
+/// b[i]); [M, N] -> [M, N, 2]. a and b are tiles of one type and shape, of rank 1 or 2.
 template <class A, class B> auto join(const A &a, const B &b) {
   static_assert(detail::valueTile<A> && std::is_same_v<A, B>,
                 "tl::join: the operands must be tiles of numbers of one type and shape");
-  static_assert(A::rank == 1, "tl::join: tiles have rank <= 2, so join takes 1-D tiles");
-  return reshape<A::size, 2>(interleave(a, b));
+  static_assert(A::rank <= 2, "tl::join: tiles have rank <= 3, so join takes 1-D or 2-D tiles");
+  if constexpr (A::rank == 1)
+    return reshape<A::size, 2>(interleave(a, b));
+  else
+    return reshape<A::shape.d0, A::shape.d1, 2>(interleave(a, b));
 }
 
 /// tl.cat(a, b): a's elements, then b's, along dim 0 (rows of b after the rows of a). Triton's
@@ -1741,9 +1772,10 @@ template <class A, class B> auto cat(const A &a, const B &b, bool can_reorder = 
                 "tl::cat: the operands must be tiles of numbers of one type and shape");
   (void)can_reorder;
   using T = detail::Elem<A>;
-  using R =
-      std::conditional_t<A::rank == 1, tile<T, 2 * A::size>, tile<T, 2 * A::shape.d0, A::shape.d1>>;
-  R r;
+  constexpr std::array<int, 3> dims = detail::dimsOf(A::shape);
+  constexpr detail::Shape outShape =
+      detail::shapeFromDims(A::rank, {2 * dims[0], dims[1], dims[2]});
+  detail::TileFor<T, outShape> r;
   for (int i = 0; i < A::size; ++i) {
     r.data[i] = a.data[i];
     r.data[A::size + i] = b.data[i];
@@ -1844,7 +1876,7 @@ template <class Red, class T, int... D> auto reduceAll(const tile<T, D...> &x) {
   return Red::template done<T>(acc);
 }
 
-/// Reduces along AXIS: a 1-D tile gives a scalar, a 2-D tile the 1-D tile of the other dim.
+/// Reduces along AXIS: a 1-D tile gives a scalar, a 2-D or 3-D tile the tile of the other dims.
 template <class Red, int AXIS, class T, int... D> auto reduceAxis(const tile<T, D...> &x) {
   using X = tile<T, D...>;
   static_assert(!std::is_pointer_v<T>, "tl: reductions need a value tile");
@@ -1854,15 +1886,13 @@ template <class Red, int AXIS, class T, int... D> auto reduceAxis(const tile<T, 
   if constexpr (X::rank == 1) {
     return reduceAll<Red>(x);
   } else {
-    constexpr Shape s = X::shape;
-    constexpr int outer = axis == 0 ? s.d1 : s.d0;
-    constexpr int inner = axis == 0 ? s.d0 : s.d1;
-    tile<RedOut<Red, T>, outer> r;
-    for (int o = 0; o < outer; ++o) {
-      auto elem = [&](int k) { return axis == 0 ? x.data[k * s.d1 + o] : x.data[o * s.d1 + k]; };
-      auto acc = Red::template first<T>(elem(0), 0);
-      for (int k = 1; k < inner; ++k)
-        acc = Red::template step<T>(acc, elem(k), k);
+    constexpr AxisWalk w = axisWalk<X>(axis);
+    constexpr Shape outShape = withoutDim(X::shape, axis);
+    TileFor<RedOut<Red, T>, outShape> r;
+    for (int o = 0; o < w.lines; ++o) {
+      auto acc = Red::template first<T>(x.data[w.at(o, 0)], 0);
+      for (int k = 1; k < w.length; ++k)
+        acc = Red::template step<T>(acc, x.data[w.at(o, k)], k);
       r.data[o] = Red::template done<T>(acc);
     }
     return r;
@@ -1906,14 +1936,13 @@ auto foldWith(const tile<T, D...> &x, Step step) {
     return acc;
   } else {
     constexpr int axis = AXIS < 0 ? AXIS + X::rank : AXIS; // in range: the callers check
-    constexpr Shape s = X::shape;
-    constexpr int outer = axis == 0 ? s.d1 : s.d0, inner = axis == 0 ? s.d0 : s.d1;
-    tile<T, outer> r;
-    for (int o = 0; o < outer; ++o) {
-      auto elem = [&](int k) { return axis == 0 ? x.data[k * s.d1 + o] : x.data[o * s.d1 + k]; };
-      T acc = elem(0);
-      for (int k = 1; k < inner; ++k)
-        acc = step(acc, elem(k));
+    constexpr AxisWalk w = axisWalk<X>(axis);
+    constexpr Shape outShape = withoutDim(X::shape, axis);
+    TileFor<T, outShape> r;
+    for (int o = 0; o < w.lines; ++o) {
+      T acc = x.data[w.at(o, 0)];
+      for (int k = 1; k < w.length; ++k)
+        acc = step(acc, x.data[w.at(o, k)]);
       r.data[o] = acc;
     }
     return r;
@@ -1958,18 +1987,18 @@ tile<T, E...> gather(const tile<T, D...> &src, const tile<I, E...> &index) {
   static_assert(detail::isIntElem<I>, "tl: gather's indices are integers");
   static_assert(!std::is_pointer_v<T>, "tl: gather needs a value tile");
   constexpr int axis = AXIS < 0 ? AXIS + X::rank : AXIS;
-  constexpr detail::Shape s = X::shape, t = Y::shape;
-  static_assert(X::rank == 1 || (axis == 0 ? s.d1 == t.d1 : s.d0 == t.d0),
-                "tl: gather's index has its source's size along the other dim");
-  constexpr int n = axis == 0 && X::rank == 2 ? s.d0 : s.d1;
+  constexpr std::array<int, 3> from = detail::dimsOf(X::shape);
+  static_assert(detail::withoutDim(X::shape, axis) == detail::withoutDim(Y::shape, axis),
+                "tl: gather's index has its source's size along the other dims");
   tile<T, E...> r;
-  for (int p = 0; p < Y::size; ++p) {
-    const int k = static_cast<int>(static_cast<unsigned long long>(index.data[p]) % n);
-    const int row = p / t.d1, col = p % t.d1;
-    r.data[p] = X::rank == 1 ? src.data[k]
-                : axis == 0  ? src.data[k * s.d1 + col]
-                             : src.data[row * s.d1 + k];
-  }
+  detail::forEachIndex<Y::shape>([&](int l, int i, int j, int p) {
+    std::array<int, 3> q = detail::leftAligned(Y::shape, l, i, j);
+    q[axis] = static_cast<int>(static_cast<unsigned long long>(index.data[p]) % from[axis]);
+    int flat = 0;
+    for (int e = 0; e < X::rank; ++e)
+      flat = flat * from[e] + q[e];
+    r.data[p] = src.data[flat];
+  });
   return r;
 }
 
@@ -1997,13 +2026,11 @@ template <int DIM = -1, class T, int... D> tile<T, D...> flip(const tile<T, D...
   using X = tile<T, D...>;
   static_assert(detail::isAxis<DIM, sizeof...(D)>, "tl: flip dim out of range");
   constexpr int dim = DIM < 0 ? DIM + X::rank : DIM;
-  constexpr detail::Shape s = X::shape;
+  constexpr detail::AxisWalk w = detail::axisWalk<X>(dim);
   tile<T, D...> r;
-  for (int p = 0; p < X::size; ++p) {
-    const int row = p / s.d1, col = p % s.d1;
-    r.data[p] = X::rank == 2 && dim == 0 ? x.data[(s.d0 - 1 - row) * s.d1 + col]
-                                         : x.data[row * s.d1 + (s.d1 - 1 - col)];
-  }
+  for (int o = 0; o < w.lines; ++o)
+    for (int k = 0; k < w.length; ++k)
+      r.data[w.at(o, k)] = x.data[w.at(o, w.length - 1 - k)];
   return r;
 }
 
@@ -2027,18 +2054,14 @@ tile<R, D...> scanAxis(const tile<T, D...> &x, F combine) {
   static_assert(!std::is_pointer_v<T>, "tl: scans need a value tile");
   requireNotFloat8<T>();
   constexpr int axis = AXIS < 0 ? AXIS + X::rank : AXIS; // in range: the callers check
-  constexpr Shape s = X::shape;
-  constexpr int outer = X::rank == 1 ? 1 : axis == 0 ? s.d1 : s.d0; // rank 1: d1 is its size
-  constexpr int inner = axis == 0 && X::rank == 2 ? s.d0 : s.d1;
+  constexpr AxisWalk w = axisWalk<X>(axis);
   tile<R, D...> r;
-  for (int o = 0; o < outer; ++o) {
-    auto at = [&](int k) { return X::rank == 1 ? k : axis == 0 ? k * s.d1 + o : o * s.d1 + k; };
-    for (int n = 0; n < inner; ++n) {
-      const int k = REVERSE ? inner - 1 - n : n;
-      const R v = convert<R>(x.data[at(k)]);
-      r.data[at(k)] = n == 0 ? v : combine(r.data[at(REVERSE ? k + 1 : k - 1)], v);
+  for (int o = 0; o < w.lines; ++o)
+    for (int n = 0; n < w.length; ++n) {
+      const int k = REVERSE ? w.length - 1 - n : n;
+      const R v = convert<R>(x.data[w.at(o, k)]);
+      r.data[w.at(o, k)] = n == 0 ? v : combine(r.data[w.at(o, REVERSE ? k + 1 : k - 1)], v);
     }
-  }
   return r;
 }
 

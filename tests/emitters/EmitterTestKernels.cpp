@@ -447,6 +447,99 @@ void argmax_rows(const float *in, int *out, int stride) {
   return m;
 }
 
+Module batchedColumnSums(int W) {
+  Module m;
+  m.files.push_back(fileOf("batched_column_sums.cpp", R"(template <int B, int M, int N>
+TILEC_KERNEL(num_warps = 4)
+void batched_column_sums(const float *in, float *sums, float *scaled_t, int n) {
+  auto b = tl::expand_dims<1>(tl::expand_dims<1>(tl::arange<0, B>()));
+  auto m = tl::expand_dims<0>(tl::expand_dims<1>(tl::arange<0, M>()));
+  auto c = tl::expand_dims<0>(tl::expand_dims<0>(tl::arange<0, N>()));
+  auto x = tl::load(in + b * (M * N) + m * N + c, c < n);
+  auto s = tl::sum<1>(x);
+  tl::store(sums + tl::expand_dims<1>(tl::arange<0, B>()) * N + tl::arange<0, N>(), s);
+  auto y = x * tl::expand_dims<1>(s);
+  tl::store(scaled_t + b * (N * M) + c * M + m, tl::permute<0, 2, 1>(y));
+})"));
+  Kernel k;
+  k.name = "batched_column_sums";
+  // x: [2, 8, 4W]; 4 contiguous floats a thread along N, lanes 2 along M and W / 2 along N, warps
+  // 2 along M and 2 along N: the sum over M combines 2 elements a thread, 2 lanes and 2 warps.
+  const int64_t B = 2, M = 8, N = 4 * W;
+  k.instanceName = "batched_column_sums_2_8_" + std::to_string(N);
+  k.templateArgs = "<2, 8, " + std::to_string(N) + ">";
+  k.metaParams = {ir::MetaParam::ofInt("B", B), ir::MetaParam::ofInt("M", M),
+                  ir::MetaParam::ofInt("N", N)};
+  k.warpSize = W;
+  LayoutRef L = Layout::blocked({1, 1, 4}, {1, 2, W / 2}, {1, 2, 2}, {2, 1, 0});
+  LayoutRef S = Layout::slice(L, 1);            // the sums [B, N]
+  LayoutRef P = Layout::permuted(L, {0, 2, 1}); // the permuted [B, N, M]
+  Var in = param(k, "in", Type::ptr(ScalarType::F32, true));
+  Var sums = param(k, "sums", Type::ptr(ScalarType::F32, false));
+  Var scaled = param(k, "scaled_t", Type::ptr(ScalarType::F32, false));
+  Var n = param(k, "n", Type::scalar(ScalarType::I32));
+  const std::vector<int64_t> shape = {B, M, N}, sumShape = {B, N}, tShape = {B, N, M};
+  Type tf = Type::scalar(ScalarType::F32).withShape(shape);
+  Var x = local(k, "x", tf, L);
+  Var s = local(k, "s", Type::scalar(ScalarType::F32).withShape(sumShape), S);
+  Var total = local(k, "s_all", Type::scalar(ScalarType::F32).withShape(sumShape), S);
+  Var y = local(k, "y", tf, L);
+  // The index along dim d of a tile of `full` dims: arange expanded at the other dims.
+  auto along = [](int d, const std::vector<int64_t> &full) {
+    Expr e = Arange::make(0, full[d]);
+    for (int o = 0; o < static_cast<int>(full.size()); ++o)
+      if (o != d)
+        e = ExpandDims::make(e, o);
+    return Broadcast::make(e, full);
+  };
+  auto scaledBy = [](Expr e, int64_t f, const std::vector<int64_t> &full) {
+    return bin(BinaryOp::Mul, std::move(e), splat(i32(f), full));
+  };
+  Expr offs = bin(BinaryOp::Add,
+                  bin(BinaryOp::Add, scaledBy(along(0, shape), M * N, shape),
+                      scaledBy(along(1, shape), N, shape)),
+                  along(2, shape));
+  Expr mask = bin(BinaryOp::Lt, along(2, shape), splat(use(n), shape));
+  Expr sumOffs = bin(BinaryOp::Add, scaledBy(along(0, sumShape), N, sumShape), along(1, sumShape));
+  Expr tOffs = bin(BinaryOp::Add,
+                   bin(BinaryOp::Add, scaledBy(along(0, tShape), N * M, tShape),
+                       scaledBy(along(1, tShape), M, tShape)),
+                   along(2, tShape));
+  SharedBuffer buf;
+  buf.name = "s_smem";
+  buf.elemType = Type::scalar(ScalarType::F32);
+  buf.shape = {2, B, N};
+  buf.rowStride = N;
+  buf.sizeBytes = 2 * B * N * 4;
+  buf.offsetBytes = 0;
+  k.buffers.push_back(buf);
+  k.sharedBytes = buf.sizeBytes;
+  k.body = Block::make({
+      Decl::make(
+          x,
+          withVec(
+              lay(Load::make(bin(BinaryOp::Add, splat(use(in), shape), offs), mask, nullptr), L), 4,
+              false),
+          at(7)),
+      Decl::make(s, ThreadReduce::make(ReduceOp::Sum, 1, use(x), s->type), at(8)),
+      Assign::make(s, WarpReduce::make(ReduceOp::Sum, use(s), {W / 2}, W), at(8)),
+      SharedWrite::makePartials(0, use(s), 1, L, shape, at(8)),
+      Barrier::make(at(8)),
+      Decl::make(total, SharedRead::makeCombine(0, ReduceOp::Sum, 2, total->type), at(8)),
+      Store::make(lay(bin(BinaryOp::Add, splat(use(sums), sumShape), sumOffs), S), use(total),
+                  nullptr, at(9)),
+      Decl::make(
+          y,
+          lay(bin(BinaryOp::Mul, use(x), Broadcast::make(ExpandDims::make(use(total), 1), shape)),
+              L),
+          at(10)),
+      Store::make(lay(bin(BinaryOp::Add, splat(use(scaled), tShape), tOffs), P),
+                  Trans::permute(use(y), {0, 2, 1}), nullptr, at(11)),
+  });
+  m.kernels.push_back(std::move(k));
+  return m;
+}
+
 } // namespace tilec::emittertests
 
 namespace tilec::emittertests {

@@ -20,5 +20,8 @@ ir::Module rowPointers(int W);    // pointer tile variable, const pointer locals
 ir::Module boolNotIntToBf16(int W); // `~` on a bool tile (logical not); int32/int64 -> bf16 casts
 ir::Module configParam(int W);    // vectorAdd with `n` named `config` (the CUDA launcher's local)
 ir::Module noParams(int W);       // a kernel without parameters (and an empty body)
+ir::Module batchedColumnSums(int W); // rank 3: masked vector loads, a sum along the middle dim
+                                     // (thread, warp, cross-warp partials of a 2-D result), its
+                                     // expand_dims back to rank 3, and a permuted store
 
 } // namespace tilec::emittertests

@@ -215,6 +215,60 @@ TEST(IR, LayoutGeometry) {
   EXPECT_TRUE(*s == *Layout::slice(Layout::blocked({1, 4}, {2, 16}, {4, 1}, {1, 0}), 1));
 }
 
+// The (lane, warp) of the thread owning element q of a tile in blocked layout l (the first
+// owner where the tile is smaller than the layout's pattern): lane and warp ids are split over the
+// dims in l's order, fastest first.
+std::pair<int64_t, int64_t> blockedOwner(const Layout &l, const std::vector<int64_t> &q) {
+  int64_t lane = 0, warp = 0, laneScale = 1, warpScale = 1;
+  for (int d : l.order) {
+    const int64_t spt = l.sizePerThread[d], tpw = l.threadsPerWarp[d];
+    lane += (q[d] / spt) % tpw * laneScale;
+    warp += (q[d] / (spt * tpw)) % l.warpsPerBlock[d] * warpScale;
+    laneScale *= tpw;
+    warpScale *= l.warpsPerBlock[d];
+  }
+  return {lane, warp};
+}
+
+// A permute is a view: Layout::permuted gives each element of the permuted tile the thread that
+// holds it in the operand, and Trans with the inverse permutation brings the layout back.
+TEST(IR, PermutedLayoutsAndTrans) {
+  LayoutRef l = Layout::blocked({1, 2, 4}, {2, 4, 4}, {1, 2, 2}, {2, 1, 0});
+  const std::vector<int> perm = {2, 0, 1};
+  LayoutRef p = Layout::permuted(l, perm);
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->str(), "#blocked<spt=[4,1,2], tpw=[4,2,4], wpb=[2,1,2], order=[0,2,1]>");
+  EXPECT_TRUE(*Layout::permuted(p, inversePermutation(perm)) == *l);
+  EXPECT_EQ(inversePermutation(perm), (std::vector<int>{1, 2, 0}));
+  const std::vector<int64_t> shape = {4, 16, 32}; // the operand's; the result is [32, 4, 16]
+  for (int64_t i = 0; i < shape[0]; ++i)
+    for (int64_t j = 0; j < shape[1]; ++j)
+      for (int64_t k = 0; k < shape[2]; ++k) {
+        const std::vector<int64_t> q = {i, j, k}, r = {k, i, j}; // r[e] = q[perm[e]]
+        ASSERT_EQ(blockedOwner(*l, q), blockedOwner(*p, r)) << i << " " << j << " " << k;
+      }
+  EXPECT_TRUE(*Layout::transposed(Layout::blocked({1, 4}, {2, 16}, {4, 1}, {1, 0})) ==
+              *Layout::blocked({4, 1}, {16, 2}, {1, 4}, {0, 1}));
+  EXPECT_FALSE(Layout::permuted(l, {1, 0})) << "a permutation of another rank";
+  EXPECT_FALSE(Layout::permuted(Layout::slice(l, 0), {1, 0})) << "not a blocked layout";
+
+  Expr x =
+      Broadcast::make(ExpandDims::make(ExpandDims::make(Arange::make(0, 32), 0), 0), {4, 16, 32});
+  Expr t = Trans::permute(x, perm);
+  EXPECT_EQ(t->type.str(), "tile<32x4x16xi32>");
+  EXPECT_EQ(toString(t).rfind("permute<2,0,1>(broadcast(", 0), 0u) << toString(t);
+  EXPECT_TRUE(equal(t, Trans::permute(x, perm)));
+  EXPECT_FALSE(equal(t, Trans::permute(x, {1, 2, 0})));
+  EXPECT_EQ(as<Trans>(t)->operandIndex(std::vector<int64_t>{5, 1, 2}),
+            (std::vector<int64_t>{1, 2, 5}));
+  EXPECT_THROW(Trans::permute(x, {0, 1, 2}), std::logic_error) << "the identity";
+  EXPECT_THROW(Trans::permute(x, {0, 0, 1}), std::logic_error) << "not a permutation";
+  EXPECT_THROW(Trans::permute(x, {1, 0}), std::logic_error) << "another rank";
+  Expr m = Broadcast::make(ExpandDims::make(Arange::make(0, 8), 0), {4, 8});
+  EXPECT_EQ(toString(Trans::make(m)).rfind("trans(", 0), 0u);
+  EXPECT_EQ(Trans::make(m)->type.str(), "tile<8x4xi32>");
+}
+
 TEST(IR, MmaLayoutsOfEachInstruction) {
   // mma.sync: per 16 x 16 unit of a warp 2 x 4 elements a thread; MFMA 32x32x8: per 32 x 32 unit
   // of a wavefront a column of 16; 16x16x16: a column of 4. A dim under one unit replicates.

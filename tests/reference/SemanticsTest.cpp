@@ -816,6 +816,142 @@ TEST(Shapes, JoinSplitInterleaveCat) {
   EXPECT_EQ(c.data, (std::array<int32_t, 8>{0, 1, 2, 3, 100, 101, 102, 103}));
 }
 
+// ---- Rank 3 ------------------------------------------------------------------------------------
+
+// t[l][i][j] = 100 l + 10 i + j over [2, 4, 8], built from 1-D aranges by expand_dims, and checked
+// element by element against plain loops.
+auto rank3() {
+  auto li = tl::expand_dims<2>(tl::expand_dims<1>(tl::arange<0, 2>()) * 100 +
+                               tl::expand_dims<0>(tl::arange<0, 4>()) * 10); // [2, 4, 1]
+  auto j = tl::expand_dims<0>(tl::expand_dims<0>(tl::arange<0, 8>()));       // [1, 1, 8]
+  return li + j;
+}
+int rank3At(int l, int i, int j) { return 100 * l + 10 * i + j; }
+
+TEST(Rank3, CreationBroadcastAndElementwise) {
+  auto t = rank3();
+  static_assert(std::is_same_v<decltype(t), tl::tile<int32_t, 2, 4, 8>>);
+  for (int l = 0; l < 2; ++l)
+    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < 8; ++j)
+        ASSERT_EQ(t.at(l, i, j), rank3At(l, i, j)) << l << " " << i << " " << j;
+  // A 2-D operand broadcasts along the leading dim; a scalar everywhere.
+  auto m = tl::expand_dims<1>(tl::arange<0, 4>()) * 1000 + tl::expand_dims<0>(tl::arange<0, 8>());
+  auto u = tl::where(t > 120, t + m, -1);
+  static_assert(std::is_same_v<decltype(u), tl::tile<int32_t, 2, 4, 8>>);
+  EXPECT_EQ(u.at(0, 3, 7), -1);
+  EXPECT_EQ(u.at(1, 3, 7), rank3At(1, 3, 7) + 3007);
+  EXPECT_EQ((tl::broadcast_to<2, 4, 8>(m).at(1, 2, 5)), 2005);
+  EXPECT_EQ((tl::expand_dims<-1>(m).at(3, 5, 0)), 3005); // [4, 8, 1]
+  EXPECT_EQ((tl::expand_dims<1>(m).at(3, 0, 5)), 3005);  // [4, 1, 8]
+}
+
+TEST(Rank3, MaskedLoadAndStore) {
+  std::vector<float> mem(2 * 4 * 8);
+  for (size_t k = 0; k < mem.size(); ++k)
+    mem[k] = 0.5f * static_cast<float>(k);
+  auto t = rank3();
+  // Offsets l * 32 + i * 8 + j: row-major over [2, 4, 8]; mask off i == 3.
+  auto offs = tl::expand_dims<2>(tl::expand_dims<1>(tl::arange<0, 2>()) * 32 +
+                                 tl::expand_dims<0>(tl::arange<0, 4>()) * 8) +
+              tl::expand_dims<0>(tl::expand_dims<0>(tl::arange<0, 8>()));
+  auto mask = (t / 10) % 10 != 3;
+  auto x = tl::load(mem.data() + offs, mask, -1.0f);
+  for (int l = 0; l < 2; ++l)
+    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < 8; ++j)
+        ASSERT_EQ(x.at(l, i, j), i == 3 ? -1.0f : 0.5f * static_cast<float>(l * 32 + i * 8 + j));
+  std::vector<float> out(mem.size(), 7.0f);
+  tl::store(out.data() + offs, x * 2, mask);
+  for (int k = 0; k < 64; ++k)
+    ASSERT_EQ(out[k], (k / 8) % 4 == 3 ? 7.0f : static_cast<float>(k)) << k;
+}
+
+TEST(Rank3, ReductionsAlongEachAxis) {
+  auto t = rank3();
+  auto s0 = tl::sum<0>(t);
+  auto s1 = tl::max<1>(t - 2 * tl::expand_dims<0>(tl::expand_dims<1>(tl::arange<0, 4>())) * 10);
+  auto s2 = tl::argmin<-1>(t % 5);
+  static_assert(std::is_same_v<decltype(s0), tl::tile<int32_t, 4, 8>>);
+  static_assert(std::is_same_v<decltype(s1), tl::tile<int32_t, 2, 8>>);
+  static_assert(std::is_same_v<decltype(s2), tl::tile<int32_t, 2, 4>>);
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 8; ++j)
+      EXPECT_EQ(s0.at(i, j), rank3At(0, i, j) + rank3At(1, i, j));
+  for (int l = 0; l < 2; ++l)
+    for (int j = 0; j < 8; ++j)
+      EXPECT_EQ(s1.at(l, j), 100 * l + j); // 100 l + 10 i + j - 20 i is largest at i = 0
+  for (int l = 0; l < 2; ++l)
+    for (int i = 0; i < 4; ++i) {
+      int best = 0;
+      for (int j = 1; j < 8; ++j)
+        if (rank3At(l, i, j) % 5 < rank3At(l, i, best) % 5)
+          best = j;
+      EXPECT_EQ(s2.at(l, i), best);
+    }
+  EXPECT_EQ(tl::argmax(t), 63); // flattened row-major
+  EXPECT_EQ(tl::sum(t), 100 * 32 + (0 + 10 + 20 + 30) * 16 + 28 * 8);
+  auto r = tl::reduce<1>(t, [](int a, int b) { return a < b ? a : b; });
+  EXPECT_EQ(r.at(1, 5), 105);
+}
+
+TEST(Rank3, ScansFlipGatherSort) {
+  auto t = rank3();
+  auto c = tl::cumsum<1>(t);
+  auto f = tl::flip<0>(t);
+  auto cols = tl::broadcast_to<2, 4, 8>(tl::expand_dims<0>(tl::expand_dims<0>(tl::arange<0, 8>())));
+  auto g = tl::gather<2>(t, 7 - cols); // reverses each row
+  auto d = tl::sort<-1, true>(t);
+  for (int l = 0; l < 2; ++l)
+    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < 8; ++j) {
+        int run = 0;
+        for (int k = 0; k <= i; ++k)
+          run += rank3At(l, k, j);
+        ASSERT_EQ(c.at(l, i, j), run);
+        ASSERT_EQ(f.at(l, i, j), rank3At(1 - l, i, j));
+        ASSERT_EQ(g.at(l, i, j), rank3At(l, i, 7 - j));
+        ASSERT_EQ(d.at(l, i, j), rank3At(l, i, 7 - j));
+      }
+  auto g0 = tl::gather<0>(t, tl::full<int32_t, 1, 4, 8>(1)); // [1, 4, 8]: the second of dim 0
+  EXPECT_EQ(g0.at(0, 2, 3), rank3At(1, 2, 3));
+  auto top = tl::topk<2>(t);
+  static_assert(std::is_same_v<decltype(top), tl::tile<int32_t, 2, 4, 2>>);
+  EXPECT_EQ(top.at(1, 2, 1), rank3At(1, 2, 6));
+}
+
+TEST(Rank3, PermuteReshapeJoinSplitCat) {
+  auto t = rank3();
+  auto p = tl::permute<2, 0, 1>(t); // p[j][l][i] = t[l][i][j]
+  static_assert(std::is_same_v<decltype(p), tl::tile<int32_t, 8, 2, 4>>);
+  auto q = tl::permute<1, 2, 0>(t); // q[i][j][l] = t[l][i][j]
+  static_assert(std::is_same_v<decltype(q), tl::tile<int32_t, 4, 8, 2>>);
+  for (int l = 0; l < 2; ++l)
+    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < 8; ++j) {
+        ASSERT_EQ(p.at(j, l, i), rank3At(l, i, j));
+        ASSERT_EQ(q.at(i, j, l), rank3At(l, i, j));
+      }
+  EXPECT_EQ((tl::permute<0, 1, 2>(t).data), t.data);
+  auto r = tl::reshape<8, 8>(t); // row-major order kept
+  EXPECT_EQ(r.at(5, 3), rank3At(1, 1, 3));
+  EXPECT_EQ(tl::ravel(t).data[45], rank3At(1, 1, 5));
+  auto m = tl::sum<0>(t);
+  auto j2 = tl::join(m, m + 1); // [4, 8, 2]
+  static_assert(std::is_same_v<decltype(j2), tl::tile<int32_t, 4, 8, 2>>);
+  EXPECT_EQ(j2.at(3, 5, 1), m.at(3, 5) + 1);
+  auto [a, b] = tl::split(j2);
+  EXPECT_EQ(a.data, m.data);
+  EXPECT_EQ(b.data, (m + 1).data);
+  auto [x, y] = tl::split(tl::reshape<2, 16, 2>(t)); // [2, 16] each: the even and odd columns
+  EXPECT_EQ(x.at(1, 5), rank3At(1, 1, 2));
+  EXPECT_EQ(y.at(1, 5), rank3At(1, 1, 3));
+  auto c = tl::cat(t, t + 1000);
+  static_assert(std::is_same_v<decltype(c), tl::tile<int32_t, 4, 4, 8>>);
+  EXPECT_EQ(c.at(3, 2, 1), rank3At(1, 2, 1) + 1000);
+  EXPECT_EQ(tl::interleave(t, t).at(1, 3, 15), rank3At(1, 3, 7));
+}
+
 TEST(Histogram, CountsInBinsOfWidthOne) {
   tl::tile<int32_t, 8> x;
   x.data = {0, 3, 3, -1, 4, 1, 3, 9}; // -1, 4 and 9 lie outside 4 bins

@@ -3,6 +3,7 @@
 // not part of the language surface.
 #pragma once
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -236,13 +237,15 @@ template <class... Xs> using ResultElem = typename decltype(resultElemTag<Xs...>
 
 // ---- Shapes -------------------------------------------------------------------------------------
 
-/// A shape of rank 0 (scalar), 1 or 2. Dims are right-aligned: rank 1 [N] is {d0 = 1, d1 = N}, so
+/// A shape of rank 0 (scalar), 1, 2 or 3. Dims are right-aligned: rank 1 [N] is {d0 = 1, d1 = N},
+/// rank 2 [M, N] is {d0 = M, d1 = N}, and rank 3 [L, M, N] adds its leading dim as `lead`, so
 /// numpy's alignment of trailing dims falls out.
 struct Shape {
   int rank = 0;
   int d0 = 1;
   int d1 = 1;
-  constexpr int size() const { return d0 * d1; }
+  int lead = 1;
+  constexpr int size() const { return lead * d0 * d1; }
   constexpr bool operator==(const Shape &) const = default;
 };
 
@@ -250,8 +253,10 @@ template <int... D> constexpr Shape shapeOfDims() {
   constexpr int dims[] = {D...};
   if constexpr (sizeof...(D) == 1)
     return Shape{1, 1, dims[0]};
+  else if constexpr (sizeof...(D) == 2)
+    return Shape{2, dims[0], dims[1]};
   else
-    return Shape{2, dims[0], dims[sizeof...(D) - 1]};
+    return Shape{3, dims[1], dims[2], dims[0]};
 }
 
 template <class X> constexpr Shape shapeOf() {
@@ -264,11 +269,11 @@ template <class X> constexpr Shape shapeOf() {
 
 constexpr bool dimCompatible(int a, int b) { return a == b || a == 1 || b == 1; }
 constexpr bool compatible(Shape a, Shape b) {
-  return dimCompatible(a.d0, b.d0) && dimCompatible(a.d1, b.d1);
+  return dimCompatible(a.lead, b.lead) && dimCompatible(a.d0, b.d0) && dimCompatible(a.d1, b.d1);
 }
 constexpr Shape broadcastShapes(Shape a, Shape b) {
   return Shape{a.rank > b.rank ? a.rank : b.rank, a.d0 > b.d0 ? a.d0 : b.d0,
-               a.d1 > b.d1 ? a.d1 : b.d1};
+               a.d1 > b.d1 ? a.d1 : b.d1, a.lead > b.lead ? a.lead : b.lead};
 }
 template <class... Xs> constexpr bool allCompatible() {
   Shape s{};
@@ -288,17 +293,29 @@ template <class T, Shape S> constexpr auto tileForTag() {
     return std::type_identity<T>{};
   else if constexpr (S.rank == 1)
     return std::type_identity<tile<T, S.d1>>{};
-  else
+  else if constexpr (S.rank == 2)
     return std::type_identity<tile<T, S.d0, S.d1>>{};
+  else
+    return std::type_identity<tile<T, S.lead, S.d0, S.d1>>{};
 }
 /// The tile type of shape S (T itself for rank 0).
 template <class T, Shape S> using TileFor = typename decltype(tileForTag<T, S>())::type;
 
-/// Element (i, j) of the broadcast of x (a tile or a scalar); scalars come back canonicalized.
-template <class X> constexpr auto fetch(const X &x, int i, int j) {
+/// Calls f(l, i, j, k) for every element of shape S in row-major order: (l, i, j) its index in
+/// the (lead, d0, d1) dims and k its place in a tile's `data`.
+template <Shape S, class F> constexpr void forEachIndex(F f) {
+  for (int l = 0; l < S.lead; ++l)
+    for (int i = 0; i < S.d0; ++i)
+      for (int j = 0; j < S.d1; ++j)
+        f(l, i, j, (l * S.d0 + i) * S.d1 + j);
+}
+
+/// Element (l, i, j) of the broadcast of x (a tile or a scalar); scalars come back canonicalized.
+template <class X> constexpr auto fetch(const X &x, int l, int i, int j) {
   if constexpr (isTile<X>) {
     constexpr Shape s = X::shape;
-    return x.data[(s.d0 == 1 ? 0 : i) * s.d1 + (s.d1 == 1 ? 0 : j)];
+    return x
+        .data[((s.lead == 1 ? 0 : l) * s.d0 + (s.d0 == 1 ? 0 : i)) * s.d1 + (s.d1 == 1 ? 0 : j)];
   } else {
     return static_cast<Canon<X>>(x);
   }
@@ -307,14 +324,87 @@ template <class X> constexpr auto fetch(const X &x, int i, int j) {
 /// Applies f elementwise over the broadcast shape S of the operands; Out is the result element.
 template <class Out, Shape S, class F, class... Xs> auto mapN(F f, const Xs &...xs) {
   if constexpr (S.rank == 0) {
-    return static_cast<Out>(f(fetch(xs, 0, 0)...));
+    return static_cast<Out>(f(fetch(xs, 0, 0, 0)...));
   } else {
     TileFor<Out, S> r;
-    for (int i = 0; i < S.d0; ++i)
-      for (int j = 0; j < S.d1; ++j)
-        r.data[i * S.d1 + j] = f(fetch(xs, i, j)...);
+    forEachIndex<S>([&](int l, int i, int j, int k) { r.data[k] = f(fetch(xs, l, i, j)...); });
     return r;
   }
+}
+
+/// A shape's dims from the first (dims[0] .. dims[rank - 1]; 1 after them).
+constexpr std::array<int, 3> dimsOf(Shape s) {
+  if (s.rank == 3)
+    return {s.lead, s.d0, s.d1};
+  if (s.rank == 2)
+    return {s.d0, s.d1, 1};
+  return {s.d1, 1, 1};
+}
+/// The shape of rank `rank` with dims dims[0] .. dims[rank - 1].
+constexpr Shape shapeFromDims(int rank, std::array<int, 3> dims) {
+  if (rank == 3)
+    return Shape{3, dims[1], dims[2], dims[0]};
+  if (rank == 2)
+    return Shape{2, dims[0], dims[1]};
+  return Shape{rank, 1, rank == 1 ? dims[0] : 1};
+}
+/// The index (l, i, j) of an element of shape s (right-aligned, as forEachIndex gives it) from
+/// the first dim: the index in dims[0] .. dims[rank - 1].
+constexpr std::array<int, 3> leftAligned(Shape s, int l, int i, int j) {
+  if (s.rank == 3)
+    return {l, i, j};
+  if (s.rank == 2)
+    return {i, j, 0};
+  return {j, 0, 0};
+}
+/// s without dim `axis` (0 .. rank - 1).
+constexpr Shape withoutDim(Shape s, int axis) {
+  const std::array<int, 3> dims = dimsOf(s);
+  std::array<int, 3> kept{1, 1, 1};
+  for (int e = 0, n = 0; e < s.rank; ++e)
+    if (e != axis)
+      kept[n++] = dims[e];
+  return shapeFromDims(s.rank - 1, kept);
+}
+/// Whether D... is a permutation of 0 .. RANK - 1.
+template <int RANK, int... D> constexpr bool isPermutation() {
+  if (sizeof...(D) != RANK)
+    return false;
+  bool seen[3] = {false, false, false};
+  for (int d : {D...}) {
+    if (d < 0 || d >= RANK || seen[d])
+      return false;
+    seen[d] = true;
+  }
+  return true;
+}
+/// s with its dims in the order perm: dim e of the result is s's dim perm[e].
+constexpr Shape permutedShape(Shape s, std::array<int, 3> perm) {
+  const std::array<int, 3> from = dimsOf(s);
+  std::array<int, 3> to{1, 1, 1};
+  for (int e = 0; e < s.rank; ++e)
+    to[e] = from[perm[e]];
+  return shapeFromDims(s.rank, to);
+}
+
+/// One dim of a tile removed or walked: the elements along dim `axis` (of `dims[axis]` elements)
+/// of line o (0 <= o < lines, row-major over the other dims) are at o / after * dims[axis] *
+/// after + o % after + k * after, for k from 0; the line's result in a tile without that dim is at
+/// o. `after` is the product of the dims after `axis`.
+struct AxisWalk {
+  int length, lines, after;
+  constexpr int at(int o, int k) const {
+    return o / after * length * after + o % after + k * after;
+  }
+};
+/// The walk along dim `axis` (0 .. rank - 1) of a tile type X.
+template <class X> constexpr AxisWalk axisWalk(int axis) {
+  constexpr Shape s = X::shape;
+  const std::array<int, 3> dims = dimsOf(s);
+  int after = 1;
+  for (int e = axis + 1; e < s.rank; ++e)
+    after *= dims[e];
+  return AxisWalk{dims[axis], s.size() / dims[axis], after};
 }
 
 // ---- Conversion (tl::cast and the implicit conversions of load/store/full) -----------------------
