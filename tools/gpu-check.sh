@@ -19,7 +19,7 @@ mkdir -p "$out"
 : >"$out/sanitizers.log"
 arch=${TILEC_GPU_ARCH:-90a}
 examples=(vector_add softmax layer_norm swiglu transpose rms_norm gelu_and_mul cross_entropy matmul batched_matmul matmul_descriptor linear_gelu dropout cumsum embedding layer_norm_bwd quantize) # examples/<name>/main.cu
-tests=(row_sum col_reduce row_argmax convert int_ops nested_reduce plain_scale math_ops names loops functions math_more program_order early_return generic aligned streamed dot trans tensor_core random atomics scan gather hints asserts prints jumps inline_asm fp8 shapes sort) # tests/gpu/<name>.cu
+tests=(row_sum col_reduce row_argmax convert int_ops nested_reduce plain_scale math_ops names loops functions math_more program_order early_return generic aligned streamed dot trans tensor_core random atomics scan gather hints asserts prints jumps inline_asm fp8 shapes sort rank3) # tests/gpu/<name>.cu
 # Hopper's wgmma exists only on sm_90a: tests/gpu/wgmma.cu is built for that target alone, and
 # tests/gpu/tma.cu (TMA and mbarriers, sm_90) beside it.
 if [ "$arch" = 90a ]; then tests+=(wgmma tma); fi

@@ -268,11 +268,38 @@ ir::Stmt KernelLowering::lowerAtomic(const clang::CallExpr *call, ir::Var result
 /// Rows are compared by their first best element, so ties and NaNs resolve as in one flat pass.
 ir::Expr KernelLowering::flatArgBest(ir::ReduceOp op, ir::Expr a, ir::SourceLoc l) {
   using ir::BinaryOp;
-  const int64_t d0 = a->type.shape[0], d1 = a->type.shape[1];
   const ScalarType e = a->type.elem;
   auto zero = [&](ScalarType t) {
     return ir::isFloat(t) ? ir::FloatImm::make(t, 0.0, l) : ir::IntImm::make(t, 0, l);
   };
+  if (a->type.rank() == 3) {
+    // The best of each row (along dim 2) and its value; the flat index f of the best row value
+    // in the [D0, D1] of rows (the rank-2 case); the column of row f. The first best element in
+    // row-major order is in the first row holding a best value, at that row's first best column.
+    const std::vector<int64_t> &s = a->type.shape, rows{s[0], s[1]};
+    ir::Expr j = ir::Reduce::make(op, 2, a, l);
+    ir::Expr cols = toShape(ir::Arange::make(0, s[2], l), s);
+    ir::Expr atJ = ir::Binary::make(BinaryOp::Eq, cols,
+                                    ir::Broadcast::make(ir::ExpandDims::make(j, 2, l), s, l), l);
+    ir::Expr v =
+        ir::Reduce::make(ir::ReduceOp::Sum, 2, ir::Select::make(atJ, a, toShape(zero(e), s), l), l);
+    ir::Expr f = flatArgBest(op, v, l);
+    ir::Expr flat = ir::Binary::make(
+        BinaryOp::Add,
+        ir::Binary::make(
+            BinaryOp::Mul,
+            ir::Broadcast::make(ir::ExpandDims::make(ir::Arange::make(0, s[0], l), 1, l), rows, l),
+            toShape(ir::IntImm::make(ScalarType::I32, s[1], l), rows), l),
+        toShape(ir::Arange::make(0, s[1], l), rows), l);
+    ir::Expr atF = ir::Binary::make(BinaryOp::Eq, flat, toShape(f, rows), l);
+    ir::Expr picked = ir::Select::make(atF, j, toShape(zero(ScalarType::I32), rows), l);
+    ir::Expr jf = ir::Reduce::make(ir::ReduceOp::Sum, 0,
+                                   ir::Reduce::make(ir::ReduceOp::Sum, 1, picked, l), l);
+    return ir::Binary::make(
+        BinaryOp::Add,
+        ir::Binary::make(BinaryOp::Mul, f, ir::IntImm::make(ScalarType::I32, s[2], l), l), jf, l);
+  }
+  const int64_t d0 = a->type.shape[0], d1 = a->type.shape[1];
   ir::Expr j = ir::Reduce::make(op, 1, a, l);
   ir::Expr cols = toShape(ir::Arange::make(0, d1, l), {d0, d1});
   ir::Expr atJ = ir::Binary::make(BinaryOp::Eq, cols, ir::Broadcast::make(ir::ExpandDims::make(j, 1, l), {d0, d1}, l), l);
@@ -304,7 +331,8 @@ std::vector<ir::Expr> KernelLowering::lowerSplit(const clang::CallExpr *call,
     out.push_back(ir::Decl::make(v, x, l));
     x = ir::VarRef::make(v, l);
   }
-  const std::vector<int64_t> half{x->type.shape[0]}; // tl.hpp checked: [N, 2]
+  // tl.hpp checked: [..., 2]; each half drops the last dim.
+  const std::vector<int64_t> half(x->type.shape.begin(), x->type.shape.end() - 1);
   return {ir::Reshape::make(ir::ReshapeKind::Even, x, nullptr, half, l),
           ir::Reshape::make(ir::ReshapeKind::Odd, x, nullptr, half, l)};
 }
@@ -826,11 +854,12 @@ ir::Expr KernelLowering::lowerCall(const clang::CallExpr *call) {
     int axis = 0;
     if (explicitTemplateArgCount(call) > 0) {
       axis = axisArg(a->type.rank());
-    } else if (a->type.rank() == 2) {
-      // Reducing every element: along dim 1, then dim 0.
+    } else if (a->type.rank() >= 2) {
+      // Reducing every element: along the last dim, then the one before, down to dim 0.
       if (it->second == ir::ReduceOp::ArgMax || it->second == ir::ReduceOp::ArgMin)
         return flatArgBest(it->second, a, l);
-      a = ir::Reduce::make(it->second, 1, a, l);
+      for (int d = a->type.rank() - 1; d >= 1; --d)
+        a = ir::Reduce::make(it->second, d, a, l);
     }
     ir::Expr r = ir::Reduce::make(it->second, axis, a, l);
     if (auto elem = resultElem(call->getType(), at))
@@ -843,9 +872,9 @@ ir::Expr KernelLowering::lowerCall(const clang::CallExpr *call) {
     nargs(2, 2);
     ir::Expr a = needTile(lowerExpr(args[0]), args[0], qname);
     const int fn = lowerCombine(call, fd, a->type.elem, qname);
-    if (explicitTemplateArgCount(call) == 0) { // every element: along dim 1, then dim 0
-      if (a->type.rank() == 2)
-        a = ir::Reduce::make(ir::ReduceOp::Combine, 1, a, l, fn);
+    if (explicitTemplateArgCount(call) == 0) { // every element: the last dim first, dim 0 last
+      for (int d = a->type.rank() - 1; d >= 1; --d)
+        a = ir::Reduce::make(ir::ReduceOp::Combine, d, a, l, fn);
       return ir::Reduce::make(ir::ReduceOp::Combine, 0, a, l, fn);
     }
     return ir::Reduce::make(ir::ReduceOp::Combine, axisArg(a->type.rank()), a, l, fn);
@@ -853,6 +882,8 @@ ir::Expr KernelLowering::lowerCall(const clang::CallExpr *call) {
   if (name == "associative_scan") { // tl::associative_scan<AXIS, REVERSE>(x, f)
     nargs(2, 2);
     ir::Expr a = needTile(lowerExpr(args[0]), args[0], qname);
+    if (a->type.rank() == 3)
+      fe.fail(DiagId::Rank3Unsupported, at, {qname});
     auto targs = intTemplateArgs(fd);
     if (targs.size() < 2)
       unsupportedCall(call);
@@ -874,6 +905,8 @@ ir::Expr KernelLowering::lowerCall(const clang::CallExpr *call) {
   if (name == "gather") { // tl::gather<AXIS>(src, index)
     nargs(2, 2);
     ir::Expr src = needTile(lowerExpr(args[0]), args[0], qname);
+    if (src->type.rank() == 3)
+      fe.fail(DiagId::Rank3Unsupported, at, {qname});
     ir::Expr index = needTile(lowerExpr(args[1]), args[1], qname);
     if (!ir::isInt(index->type.elem))
       fe.fail(DiagId::BadOperand, args[1]->getExprLoc(),
@@ -883,6 +916,8 @@ ir::Expr KernelLowering::lowerCall(const clang::CallExpr *call) {
   if (name == "flip") { // tl::flip<DIM>(x): a gather at n - 1 - i along DIM
     nargs(1, 1);
     ir::Expr x = needTile(lowerExpr(args[0]), args[0], qname);
+    if (x->type.rank() == 3)
+      fe.fail(DiagId::Rank3Unsupported, at, {qname});
     const int dim = axisArg(x->type.rank());
     const std::vector<int64_t> &shape = x->type.shape;
     const int64_t n = shape[dim];
@@ -899,6 +934,8 @@ ir::Expr KernelLowering::lowerCall(const clang::CallExpr *call) {
     ir::Expr a = needTile(lowerExpr(args[0]), args[0], qname);
     auto targs = intTemplateArgs(fd);
     auto elem = resultElem(call->getType(), at);
+    if (a->type.rank() == 3)
+      fe.fail(DiagId::Rank3Unsupported, at, {qname});
     if (targs.size() < 2 || !elem)
       unsupportedCall(call);
     return ir::Scan::make(name == "cumsum" ? ir::ScanOp::Sum : ir::ScanOp::Prod,
@@ -936,6 +973,8 @@ ir::Expr KernelLowering::lowerCall(const clang::CallExpr *call) {
   if (name == "sort" || name == "topk") { // tl::sort<DIM, DESCENDING>(x), tl::topk<K, DIM>(x)
     nargs(1, 1);
     ir::Expr x = needTile(lowerExpr(args[0]), args[0], qname);
+    if (x->type.rank() == 3)
+      fe.fail(DiagId::Rank3Unsupported, at, {qname});
     auto targs = intTemplateArgs(fd); // tl.hpp's static_asserts have checked them
     if (targs.size() < 2)
       unsupportedCall(call);
@@ -943,13 +982,18 @@ ir::Expr KernelLowering::lowerCall(const clang::CallExpr *call) {
     return ir::Sort::make(x, name == "topk" || targs[1] != 0, result.shape.back(), l);
   }
   // Shapes (tl.hpp's static_asserts have checked the operands; the result's shape is the call's).
-  if (name == "permute") { // rank 2: <1, 0> transposes, <0, 1> (and rank 1's <0>) is the tile
+  if (name == "permute") { // tl::permute<DIMS...>(x): a view of x (the identity: x itself)
     nargs(1, 1);
     ir::Expr x = needTile(lowerExpr(args[0]), args[0], qname);
-    auto targs = intTemplateArgs(fd);
-    if (x->type.rank() == 2 && !targs.empty() && targs[0] == 1)
-      return ir::Trans::make(x, l);
-    return x;
+    auto targs = intTemplateArgs(fd); // DIMS first (tl.hpp's static_assert checked them)
+    std::vector<int> perm, identity;
+    for (int d = 0; d < x->type.rank() && d < static_cast<int>(targs.size()); ++d) {
+      perm.push_back(static_cast<int>(targs[d]));
+      identity.push_back(d);
+    }
+    if (perm.size() != identity.size() || !ir::isPermutation(perm))
+      unsupportedCall(call);
+    return perm == identity ? x : ir::Trans::permute(x, perm, l);
   }
   if (name == "reshape" || name == "ravel" || name == "join" || name == "interleave" ||
       name == "cat") {

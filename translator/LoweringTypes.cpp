@@ -147,7 +147,7 @@ ir::Type KernelLowering::typeOf(clang::QualType t, clang::SourceLocation loc) {
     }
     if (!elem || shape.empty())
       fe.fail(DiagId::UnsupportedType, loc, {typeName(t), kExpectedTypes});
-    if (shape.size() > 2)
+    if (shape.size() > 3)
       fe.fail(DiagId::RankTooHigh, loc, {std::to_string(shape.size())});
     int64_t n = 1;
     for (size_t d = 0; d < shape.size(); ++d) {

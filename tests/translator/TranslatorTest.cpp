@@ -521,9 +521,9 @@ TEST(TranslatorBackstops, BadTileShape) {
   EXPECT_THAT(r.err, HasSubstr("snippet.cpp:13:8: error: tile dimension 0 must be a power of two; got 12"));
 }
 TEST(TranslatorBackstops, RankTooHigh) {
-  Result r = permissive("  auto a = tl::zeros<float, 2, 2, 2>();");
+  Result r = permissive("  auto a = tl::zeros<float, 2, 2, 2, 2>();");
   EXPECT_FALSE(r.ok);
-  EXPECT_THAT(r.err, HasSubstr("snippet.cpp:13:8: error: tiles of rank 3 are not supported; tilec handles rank 1 and 2"));
+  EXPECT_THAT(r.err, HasSubstr("snippet.cpp:13:8: error: tiles of rank 4 are not supported; tilec handles ranks 1 to 3"));
 }
 TEST(TranslatorBackstops, TileCondition) {
   Result r = permissive("  auto a = tl::zeros<bool, 16>();\n  if (a) {}");
