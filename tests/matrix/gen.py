@@ -454,6 +454,10 @@ add(Op("umulhi", "tl::umulhi(a, b)", is_int_32_64, [d_any, d_any],
 
 RANK1 = dict(n=1237, block=256)  # 5 programs, the last one ragged
 RANK2 = dict(m=37, n=45, stride=48, bm=16, bn=32)  # 3 x 2 programs, ragged both ways
+# 3 matrices (`batches`) of 5 x 45, rows `stride` apart and matrices 5 rows apart: 2 x 2 x 2 programs of
+# [2, 4, 32], ragged along every dim. Rank 3 runs on the types of RANK3_TYPES.
+RANK3 = dict(b=3, m=5, n=45, stride=48, bb=2, bm=4, bn=32)
+RANK3_TYPES = ("bool", "int32", "uint8", "fp16", "fp32")
 
 
 class Kernel:
@@ -513,7 +517,8 @@ def kernels_of(t, rank):
         if op.scalar:
             ks.append(Kernel(op, t, rank, "scalar"))
             ks.append(Kernel(op, t, rank, "rscalar"))
-    ks.append(DescKernel(t, rank))
+    if rank <= 2:  # tensor descriptors have rank 1 or 2
+        ks.append(DescKernel(t, rank))
     return ks
 
 
@@ -563,8 +568,9 @@ def render_kernel(k):
     for letter, ot, dom, scalar in k.operands():
         params.append("%s s" % ot.cxx if scalar else "const %s *p%s" % (ot.cxx, letter))
     params.append("%s *out" % k.rt.cxx)
-    params += ["int n"] if rank == 1 else ["int m", "int n", "int stride"]
-    shape = {"{SHAPE}": "BLOCK" if rank == 1 else "BM, BN", "{N}": "BLOCK" if rank == 1 else "BM * BN"}
+    params += SIZE_PARAMS[rank]
+    shape = {"{SHAPE}": {1: "BLOCK", 2: "BM, BN", 3: "BB, BM, BN"}[rank],
+             "{N}": {1: "BLOCK", 2: "BM * BN", 3: "BB * BM * BN"}[rank]}
     stmts = [functools.reduce(lambda s, kv: s.replace(*kv), shape.items(), st) for st in k.op.stmts or []]
     lines = ["// %s: %s" % (k.name, "; ".join(stmts) if stmts else k.expr())]
     if rank == 1:
@@ -573,7 +579,7 @@ def render_kernel(k):
                   "void %s(%s) {" % (k.name, ", ".join(params)),
                   "  auto offs = tl::program_id(0) * BLOCK + tl::arange<0, BLOCK>();",
                   "  auto mask = offs < n;"]
-    else:
+    elif rank == 2:
         lines += ["template <int BM, int BN>",
                   "TILEC_KERNEL(num_warps = 4, grid = (cdiv(m, BM), cdiv(n, BN)))",
                   "void %s(%s) {" % (k.name, ", ".join(params)),
@@ -581,6 +587,15 @@ def render_kernel(k):
                   "  auto cols = tl::program_id(1) * BN + tl::arange<0, BN>();",
                   "  auto mask = tl::expand_dims<1>(rows < m) & tl::expand_dims<0>(cols < n);",
                   "  auto offs = tl::expand_dims<1>(rows) * stride + tl::expand_dims<0>(cols);"]
+    else:
+        lines += ["template <int BB, int BM, int BN>",
+                  "TILEC_KERNEL(num_warps = 4, grid = (cdiv(batches, BB), cdiv(m, BM), cdiv(n, BN)))",
+                  "void %s(%s) {" % (k.name, ", ".join(params)),
+                  "  auto mats = tl::expand_dims<1>(tl::expand_dims<1>(tl::program_id(0) * BB + tl::arange<0, BB>()));",
+                  "  auto rows = tl::expand_dims<0>(tl::expand_dims<1>(tl::program_id(1) * BM + tl::arange<0, BM>()));",
+                  "  auto cols = tl::expand_dims<0>(tl::expand_dims<0>(tl::program_id(2) * BN + tl::arange<0, BN>()));",
+                  "  auto mask = (mats < batches) & (rows < m) & (cols < n);",
+                  "  auto offs = (mats * m + rows) * stride + cols;"]
     for letter, ot, dom, scalar in k.operands():
         if not scalar:
             lines.append("  auto %s = tl::load(p%s + offs, mask);" % (letter, letter))
@@ -591,10 +606,18 @@ def render_kernel(k):
         lines.append("  tl::store(out + offs, %s, mask);" % k.expr())
     lines.append("}")
     types = ", ".join(("%s" if sc else "const %s *") % ot.cxx for _, ot, _, sc in k.operands())
-    types += ", %s *, int" % k.rt.cxx + (", int, int" if rank == 2 else "")
-    meta = "%d" % RANK1["block"] if rank == 1 else "%d, %d" % (RANK2["bm"], RANK2["bn"])
+    types += ", %s *, " % k.rt.cxx + ", ".join("int" for _ in SIZE_PARAMS[rank])
+    meta = META[rank]
     lines.append("template void %s<%s>(%s);" % (k.name, meta, types))
     return "\n".join(lines) + "\n"
+
+
+# Each rank's size parameters, meta-parameters and instance-name suffix.
+SIZE_PARAMS = {1: ["int n"], 2: ["int m", "int n", "int stride"],
+               3: ["int batches", "int m", "int n", "int stride"]}
+META = {1: "%d" % RANK1["block"], 2: "%d, %d" % (RANK2["bm"], RANK2["bn"]),
+        3: "%d, %d, %d" % (RANK3["bb"], RANK3["bm"], RANK3["bn"])}
+SUFFIX = {r: "_" + META[r].replace(", ", "_") for r in META}
 
 
 def render_source(t, rank, ks):
@@ -618,19 +641,18 @@ def launcher(k):
     which the emulator's HIP headers share)."""
     dev = lambda ot: "difftest::DeviceType<%s>::type" % ot.cxx
     params = ["cudaStream_t"] + [dev(ot) if scalar else "const %s *" % dev(ot) for _, ot, _, scalar in k.operands()]
-    params += ["%s *" % dev(k.rt)] + ["int"] * (1 if k.rank == 1 else 3)
-    if k.rank == 1:
-        name = "launch_%s_%d" % (k.name, RANK1["block"])
-    else:
-        name = "launch_%s_%d_%d" % (k.name, RANK2["bm"], RANK2["bn"])
+    params += ["%s *" % dev(k.rt)] + ["int"] * len(SIZE_PARAMS[k.rank])
+    name = "launch_" + k.name + SUFFIX[k.rank]
     return name, "cudaError_t %s(%s);" % (name, ", ".join(params))
 
 
 def render_run(k, seed):
     t, rank = k.t, k.rank
     name = k.name
-    region = ("matrix::Region{1, %d, %d}" % (RANK1["n"], RANK1["n"]) if rank == 1 else
-              "matrix::Region{%d, %d, %d}" % (RANK2["m"], RANK2["n"], RANK2["stride"]))
+    # Rank 3's matrices are consecutive runs of m rows: the region's rows are all of them.
+    region = {1: "matrix::Region{1, %d, %d}" % (RANK1["n"], RANK1["n"]),
+              2: "matrix::Region{%d, %d, %d}" % (RANK2["m"], RANK2["n"], RANK2["stride"]),
+              3: "matrix::Region{%d, %d, %d}" % (RANK3["b"] * RANK3["m"], RANK3["n"], RANK3["stride"])}[rank]
     lines = ["static void run_%s(difftest::Run &run) {" % name,
              '  if (!run.selected("%s")) return;' % name,
              "  const matrix::Region region = %s;" % region]
@@ -655,12 +677,14 @@ def render_run(k, seed):
     if rank == 1:
         sizes = ["%d" % RANK1["n"]]
         grid = "tl::grid3{tl::cdiv(%d, %d)}" % (RANK1["n"], RANK1["block"])
-        inst, launch = "%s<%d>" % (name, RANK1["block"]), "launch_%s_%d" % (name, RANK1["block"])
-    else:
+    elif rank == 2:
         sizes = ["%d" % RANK2["m"], "%d" % RANK2["n"], "%d" % RANK2["stride"]]
         grid = "tl::grid3{tl::cdiv(%d, %d), tl::cdiv(%d, %d)}" % (RANK2["m"], RANK2["bm"], RANK2["n"], RANK2["bn"])
-        inst = "%s<%d, %d>" % (name, RANK2["bm"], RANK2["bn"])
-        launch = "launch_%s_%d_%d" % (name, RANK2["bm"], RANK2["bn"])
+    else:
+        sizes = ["%d" % RANK3[d] for d in ("b", "m", "n", "stride")]
+        grid = "tl::grid3{tl::cdiv(%d, %d), tl::cdiv(%d, %d), tl::cdiv(%d, %d)}" % (
+            RANK3["b"], RANK3["bb"], RANK3["m"], RANK3["bm"], RANK3["n"], RANK3["bn"])
+    inst, launch = "%s<%s>" % (name, META[rank]), "launch_" + name + SUFFIX[rank]
     lines.append("  tl::launch(%s, %s, %s);" % (grid, inst, ", ".join(args_ref + sizes)))
     lines.append('  run.launched("%s", %s(cudaStream_t{}, %s));' % (name, launch, ", ".join(args_dev + sizes)))
     lines.append('  matrix::Check<%s> check(run, "%s", "out", out, region);' % (k.rt.cxx, name))
@@ -739,15 +763,17 @@ def render_rejections(t, rank, ks):
 
 
 def cells():
-    return [(t, r) for t in TYPES for r in (1, 2)]
+    return [(t, r) for t in TYPES for r in (1, 2, 3) if r < 3 or t.key in RANK3_TYPES]
 
 
 def parse_cell(s):
     try:
         key, rank = s.split(":")
+        if int(rank) not in (1, 2, 3):
+            raise ValueError
         return BY_KEY[key], int(rank)
     except (ValueError, KeyError):
-        sys.exit("gen.py: a cell is TYPE:RANK with TYPE one of %s and RANK 1 or 2, not %r" % (
+        sys.exit("gen.py: a cell is TYPE:RANK with TYPE one of %s and RANK 1, 2 or 3, not %r" % (
             ", ".join(t.key for t in TYPES), s))
 
 

@@ -85,10 +85,10 @@ class Cell:
 
 
 # The CUDA architecture of each rank's cells: tilec translates for it (--arch) and nvcc compiles
-# for it alone. The two ranks run the same operations on the same types; what the architecture can
+# for it alone. The ranks run the same operations on the same types; what the architecture can
 # change (the runtime headers' arch-dependent paths, the code tilec chooses) is in the operations,
 # not in the rank's indexing.
-CUDA_ARCH = {1: "sm_80", 2: "sm_90a"}
+CUDA_ARCH = {1: "sm_80", 2: "sm_90a", 3: "sm_80"}
 
 
 def gencode(arch):
@@ -346,7 +346,7 @@ def main():
             print("matrix %s rank %d: %d operations x %d targets: %d cells, %d %s (%s)" % (
                 c.t.key, c.rank, len(c.kernels), len(TARGETS), n, n - bad, "pass",
                 ", ".join("%s %.0f s" % kv for kv in sorted(c.times.items()))), flush=True)
-    stages = ["tilec", "emulator"] + (["nvcc (rank 1 sm_80, rank 2 sm_90a)"] if env.nvcc else []) + (["hipcc gfx90a"] if env.hipcc else [])
+    stages = ["tilec", "emulator"] + (["nvcc (%s)" % ", ".join("rank %d %s" % kv for kv in sorted(CUDA_ARCH.items()))] if env.nvcc else []) + (["hipcc gfx90a"] if env.hipcc else [])
     print("matrix: %d cells (operation x element type x rank x target) tried, %d pass%s; %s; %.0f s" % (
         tried, passed, " (and fail at their oracle when it is wrong on purpose)" if a.mutated else "",
         ", ".join(stages), time.time() - start))
